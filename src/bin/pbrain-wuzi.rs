@@ -1,0 +1,2 @@
+//! The brain executable. Placeholder until the protocol layer lands.
+fn main() {}
