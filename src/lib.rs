@@ -5,4 +5,6 @@
 //! `engine` → `protocol`. Side tools (match runner, bench, solver) use the library; the
 //! library never depends on them.
 
+pub mod config;
+pub mod time;
 pub mod types;
