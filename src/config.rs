@@ -508,3 +508,218 @@ pub fn exe_dir() -> Option<PathBuf> {
         .ok()
         .and_then(|exe| exe.parent().map(Path::to_path_buf))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parse(text: &str) -> Config {
+        Config::from_text(text, ConfigSource::File(PathBuf::from("test.conf")))
+    }
+
+    #[test]
+    fn the_embedded_default_parses_cleanly() {
+        let config = parse(DEFAULT_TEXT);
+        assert_eq!(config.take_warning(), None);
+        let embedded = Config::embedded();
+        assert_eq!(config.values, embedded.values);
+        assert_eq!(embedded.get_i64("engine.hash_mb", -1), 0);
+        assert!(embedded.get_i64("engine.threads", 0) >= 1);
+        for switch in ["null_move", "threat_search", "aspiration", "lmr"] {
+            let key = format!("search.{switch}");
+            assert_eq!(embedded.get(&key), Some("true"), "{key}");
+        }
+        assert_eq!(embedded.get("log.level"), Some("off"));
+        assert_eq!(embedded.get("log.file"), Some("wuzi.log"));
+    }
+
+    #[test]
+    fn sections_comments_spaces_and_line_ends() {
+        let text = "\u{feff}# a comment\r\n\
+                    engine.threads=3\r\n\
+                    \t[Search]   # switches\r\n\
+                    \x20 NULL_MOVE   =   false   # off for a test\r\
+                    lmr = no\n\
+                    [log]\n\
+                    file = run#2.log\n";
+        let config = parse(text);
+        assert_eq!(config.take_warning(), None);
+        assert_eq!(config.get_i64("engine.threads", 0), 3);
+        assert!(!config.get_bool("search.null_move", true));
+        assert!(!config.get_bool("search.lmr", true));
+        assert!(
+            config.get_bool("search.aspiration", false),
+            "untouched keys keep defaults"
+        );
+        assert_eq!(config.get_str("log.file", ""), "run#2.log");
+    }
+
+    #[test]
+    fn bad_lines_keep_defaults_and_are_reported() {
+        let text = "engine.threads = many\n\
+                    just some words\n\
+                    [search\n\
+                    null_move = false\n\
+                    [search]\n\
+                    lmr = maybe\n\
+                    aspiration = false\n\
+                    nul_move = true\n\
+                    bad key = 1\n";
+        let config = parse(text);
+        let defaults = Config::embedded();
+        assert_eq!(config.get("engine.threads"), defaults.get("engine.threads"));
+        assert_eq!(
+            config.get("search.null_move"),
+            Some("true"),
+            "under a bad header"
+        );
+        assert_eq!(config.get("search.lmr"), Some("true"));
+        assert_eq!(
+            config.get("search.aspiration"),
+            Some("false"),
+            "good lines still count"
+        );
+        assert_eq!(config.get("search.nul_move"), None);
+        let warning = config.take_warning().unwrap_or_default();
+        for expected in [
+            "line 1", "line 2", "line 3", "line 6", "line 8", "nul_move", "line 9",
+        ] {
+            assert!(
+                warning.contains(expected),
+                "{expected} missing from: {warning}"
+            );
+        }
+        assert!(!warning.contains("line 7"), "{warning}");
+        assert!(!warning.contains('\n'));
+        assert_eq!(config.take_warning(), None, "taken once");
+    }
+
+    #[test]
+    fn a_key_set_twice_uses_the_later_value_and_says_so() {
+        let config = parse("engine.threads = 2\nengine.threads = 4\n");
+        assert_eq!(config.get_i64("engine.threads", 0), 4);
+        assert!(config.take_warning().is_some_and(|w| w.contains("line 2")));
+    }
+
+    #[test]
+    fn many_problems_still_make_one_short_line() {
+        let text: String = (0..20).map(|i| format!("unknown.key{i} = 1\n")).collect();
+        let warning = parse(&text).take_warning().unwrap_or_default();
+        assert!(warning.contains("and 14 more"), "{warning}");
+        assert!(!warning.contains("key19"));
+    }
+
+    #[test]
+    fn typed_getters_fall_back_to_the_given_default() {
+        let config = Config::embedded();
+        assert_eq!(config.get_i64("eval.not_yet_named", 17), 17);
+        assert_eq!(config.get_f64("eval.not_yet_named", 0.5), 0.5);
+        assert!(config.get_bool("eval.not_yet_named", true));
+        assert_eq!(config.get_str("eval.not_yet_named", "x"), "x");
+        // A value of the wrong form for the getter: default and a warning.
+        assert_eq!(config.get_i64("log.file", 9), 9);
+        assert!(config
+            .take_warning()
+            .is_some_and(|w| w.contains("log.file")));
+        // Out of range.
+        assert_eq!(config.get_u64_in("engine.hash_mb", 1..=10, 5), 5);
+        assert!(config
+            .take_warning()
+            .is_some_and(|w| w.contains("engine.hash_mb")));
+        assert_eq!(config.get_u64_in("engine.hash_mb", 0..=10, 5), 0);
+        assert_eq!(config.take_warning(), None);
+    }
+
+    #[test]
+    fn choices_accept_any_case_and_reject_others() {
+        let levels = ["off", "error", "warn", "info", "debug", "trace"];
+        let config = parse("log.level = DEBUG\n");
+        assert_eq!(config.get_choice("log.level", &levels, "off"), "debug");
+        let config = parse("log.level = loud\n");
+        assert_eq!(config.get_choice("log.level", &levels, "off"), "off");
+        assert!(config.take_warning().is_some_and(|w| w.contains("loud")));
+    }
+
+    /// A fresh, empty folder under the system temp dir, unique to this test.
+    fn temp_folder(name: &str) -> PathBuf {
+        let dir = std::env::temp_dir().join(format!("wuzi-config-{}-{name}", std::process::id()));
+        let _ = fs::remove_dir_all(&dir);
+        fs::create_dir_all(&dir).expect("temp dir is writable");
+        dir
+    }
+
+    fn write_conf(dir: &Path, threads: u32) -> PathBuf {
+        let path = dir.join(FILE_NAME);
+        fs::write(&path, format!("engine.threads = {threads}\n")).expect("temp file");
+        path
+    }
+
+    #[test]
+    fn lookup_prefers_the_executable_folder_then_the_working_directory() {
+        let exe = temp_folder("exe");
+        let work = temp_folder("work");
+        let lookup = Lookup {
+            env_path: None,
+            exe_dir: Some(exe.clone()),
+            work_dir: Some(work.clone()),
+        };
+        assert_eq!(Config::load_with(&lookup).source(), &ConfigSource::Embedded);
+
+        let in_work = write_conf(&work, 2);
+        let config = Config::load_with(&lookup);
+        assert_eq!(config.source(), &ConfigSource::File(in_work));
+        assert_eq!(config.get_i64("engine.threads", 0), 2);
+
+        let in_exe = write_conf(&exe, 3);
+        let config = Config::load_with(&lookup);
+        assert_eq!(config.source(), &ConfigSource::File(in_exe));
+        assert_eq!(config.get_i64("engine.threads", 0), 3);
+        assert_eq!(config.take_warning(), None);
+
+        let _ = fs::remove_dir_all(exe);
+        let _ = fs::remove_dir_all(work);
+    }
+
+    #[test]
+    fn the_environment_variable_path_is_used_alone() {
+        let exe = temp_folder("env-exe");
+        let chosen = temp_folder("env-chosen");
+        write_conf(&exe, 3);
+        let chosen_file = chosen.join("special.conf");
+        fs::write(&chosen_file, "engine.threads = 5\n").expect("temp file");
+        let mut lookup = Lookup {
+            env_path: Some(chosen_file.clone()),
+            exe_dir: Some(exe.clone()),
+            work_dir: None,
+        };
+        let config = Config::load_with(&lookup);
+        assert_eq!(config.get_i64("engine.threads", 0), 5);
+        assert_eq!(config.source(), &ConfigSource::File(chosen_file));
+
+        // A missing chosen file: built-in defaults and a warning, not the exe's file.
+        lookup.env_path = Some(chosen.join("missing.conf"));
+        let config = Config::load_with(&lookup);
+        assert_eq!(config.source(), &ConfigSource::Embedded);
+        assert!(config.take_warning().is_some_and(|w| w.contains(ENV_VAR)));
+
+        let _ = fs::remove_dir_all(exe);
+        let _ = fs::remove_dir_all(chosen);
+    }
+
+    #[test]
+    fn an_unreadable_file_leaves_the_defaults_and_a_warning() {
+        let dir = temp_folder("unreadable");
+        let path = dir.join(FILE_NAME);
+        fs::write(&path, [b'e', b'=', 0xff, 0xfe, b'\n']).expect("temp file");
+        let lookup = Lookup {
+            env_path: None,
+            exe_dir: Some(dir.clone()),
+            work_dir: None,
+        };
+        let config = Config::load_with(&lookup);
+        assert_eq!(config.source(), &ConfigSource::Embedded);
+        assert_eq!(config.values, Config::embedded().values);
+        assert!(config.take_warning().is_some_and(|w| w.contains("UTF-8")));
+        let _ = fs::remove_dir_all(dir);
+    }
+}

@@ -1197,6 +1197,29 @@ mod tests {
     }
 
     #[test]
+    fn every_time_key_of_the_default_config_is_read() {
+        let defaults = Config::embedded();
+        let keys: Vec<String> = defaults
+            .keys()
+            .filter(|k| k.starts_with("time."))
+            .map(str::to_string)
+            .collect();
+        assert!(keys.len() >= 10, "{keys:?}");
+        for key in keys {
+            let value = defaults.get(&key).unwrap_or_default();
+            // A nearby value inside every key's range: one more, or 10% more.
+            let changed = match value.parse::<i64>() {
+                Ok(n) => (n + 1).to_string(),
+                Err(_) => (value.parse::<f64>().unwrap_or(1.0) * 1.1).to_string(),
+            };
+            let config = Config::from_text(&format!("{key} = {changed}\n"), ConfigSource::Embedded);
+            let params = TimeParams::from_config(&config);
+            assert_eq!(config.take_warning(), None, "{key} = {changed}");
+            assert_ne!(params, TimeParams::default(), "{key} is not read");
+        }
+    }
+
+    #[test]
     fn config_overrides_params_and_bad_values_keep_defaults() {
         let text = "[time]\nreserve_ms = 75\nstable_scale = 7.0\nmin_branching = 9.0\n";
         let config = Config::from_text(text, ConfigSource::Embedded);
