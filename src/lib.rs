@@ -6,5 +6,6 @@
 //! library never depends on them.
 
 pub mod config;
+pub mod logging;
 pub mod time;
 pub mod types;
