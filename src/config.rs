@@ -267,8 +267,8 @@ impl Config {
             }
             config.values.insert(entry.key, value);
         }
-        for problem in problems {
-            config.add_warning(format!("{}: {problem}", config.source));
+        if !problems.is_empty() {
+            config.add_warning(format!("{}: {}", config.source, summarize(&problems)));
         }
         config
     }
@@ -451,14 +451,7 @@ impl Config {
         if warnings.is_empty() {
             return None;
         }
-        let mut line = String::from("config: ");
-        line.push_str(&warnings[..warnings.len().min(MAX_LISTED_WARNINGS)].join("; "));
-        if warnings.len() > MAX_LISTED_WARNINGS {
-            line.push_str(&format!(
-                "; and {} more",
-                warnings.len() - MAX_LISTED_WARNINGS
-            ));
-        }
+        let line = format!("config: {}", summarize(&warnings));
         // A value read from a file could carry control characters; the protocol line
         // must stay one line.
         Some(
@@ -467,6 +460,17 @@ impl Config {
                 .collect(),
         )
     }
+}
+
+/// The first few problems joined by "; ", the rest counted, so a broken file still makes
+/// a short message.
+fn summarize(problems: &[String]) -> String {
+    let listed = problems.len().min(MAX_LISTED_WARNINGS);
+    let mut text = problems[..listed].join("; ");
+    if problems.len() > listed {
+        text.push_str(&format!("; and {} more", problems.len() - listed));
+    }
+    text
 }
 
 /// The places the configuration is looked for, in order.
@@ -607,6 +611,7 @@ mod tests {
         let warning = parse(&text).take_warning().unwrap_or_default();
         assert!(warning.contains("and 14 more"), "{warning}");
         assert!(!warning.contains("key19"));
+        assert_eq!(warning.matches("test.conf").count(), 1, "{warning}");
     }
 
     #[test]
