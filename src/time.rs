@@ -380,7 +380,8 @@ pub struct Budget {
 impl Budget {
     /// Optimum: the usable match time shared over the moves still to play, capped by a
     /// fraction of the usable turn time. Hard: the least of several optimums, a fraction
-    /// of the usable match time, and the usable turn time. "Usable" = minus the reserve.
+    /// of the usable match time, and the usable turn time. "Usable" = minus the reserve,
+    /// and for the match clock also minus the overhead of the later moves.
     pub fn compute(params: &TimeParams, control: &TimeControl, progress: GameProgress) -> Budget {
         let turn_cap = control
             .turn_ms
