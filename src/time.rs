@@ -199,69 +199,31 @@ impl TimeParams {
     /// leaves a warning in the config (reported to the user by the protocol layer).
     pub fn from_config(config: &Config) -> TimeParams {
         let d = TimeParams::default();
+        // Each field is read from `time.<field name>`, within its sensible range.
+        macro_rules! read {
+            ($getter:ident, $field:ident, $range:expr) => {
+                config.$getter(concat!("time.", stringify!($field)), $range, d.$field)
+            };
+        }
         let mut p = TimeParams {
-            reserve_ms: config.get_u64_in("time.reserve_ms", 0..=10_000, d.reserve_ms),
-            reserve_fraction: config.get_f64_in(
-                "time.reserve_fraction",
-                0.0..=0.5,
-                d.reserve_fraction,
-            ),
-            move_overhead_ms: config.get_u64_in(
-                "time.move_overhead_ms",
-                0..=10_000,
-                d.move_overhead_ms,
-            ),
-            typical_game_plies: config.get_u32_in(
-                "time.typical_game_plies",
-                1..=1_000,
-                d.typical_game_plies,
-            ),
-            min_moves_to_go: config.get_u32_in("time.min_moves_to_go", 1..=500, d.min_moves_to_go),
-            turn_optimum_fraction: config.get_f64_in(
-                "time.turn_optimum_fraction",
-                0.01..=1.0,
-                d.turn_optimum_fraction,
-            ),
-            hard_over_optimum: config.get_f64_in(
-                "time.hard_over_optimum",
-                1.0..=100.0,
-                d.hard_over_optimum,
-            ),
-            max_share_of_time_left: config.get_f64_in(
-                "time.max_share_of_time_left",
-                0.01..=1.0,
-                d.max_share_of_time_left,
-            ),
-            iteration_overrun: config.get_f64_in(
-                "time.iteration_overrun",
-                1.0..=10.0,
-                d.iteration_overrun,
-            ),
-            default_branching: config.get_f64_in(
-                "time.default_branching",
-                1.0..=100.0,
-                d.default_branching,
-            ),
-            min_branching: config.get_f64_in("time.min_branching", 1.0..=100.0, d.min_branching),
-            max_branching: config.get_f64_in("time.max_branching", 1.0..=100.0, d.max_branching),
-            stable_iterations: config.get_u32_in(
-                "time.stable_iterations",
-                1..=100,
-                d.stable_iterations,
-            ),
-            stable_scale: config.get_f64_in("time.stable_scale", 0.01..=1.0, d.stable_scale),
-            best_move_change_scale: config.get_f64_in(
-                "time.best_move_change_scale",
-                1.0..=10.0,
-                d.best_move_change_scale,
-            ),
-            eval_drop: config.get_i32_in("time.eval_drop", 1..=1_000_000, d.eval_drop),
-            eval_drop_scale: config.get_f64_in(
-                "time.eval_drop_scale",
-                1.0..=10.0,
-                d.eval_drop_scale,
-            ),
-            panic_drop: config.get_i32_in("time.panic_drop", 1..=1_000_000, d.panic_drop),
+            reserve_ms: read!(get_u64_in, reserve_ms, 0..=10_000),
+            reserve_fraction: read!(get_f64_in, reserve_fraction, 0.0..=0.5),
+            move_overhead_ms: read!(get_u64_in, move_overhead_ms, 0..=10_000),
+            typical_game_plies: read!(get_u32_in, typical_game_plies, 1..=1_000),
+            min_moves_to_go: read!(get_u32_in, min_moves_to_go, 1..=500),
+            turn_optimum_fraction: read!(get_f64_in, turn_optimum_fraction, 0.01..=1.0),
+            hard_over_optimum: read!(get_f64_in, hard_over_optimum, 1.0..=100.0),
+            max_share_of_time_left: read!(get_f64_in, max_share_of_time_left, 0.01..=1.0),
+            iteration_overrun: read!(get_f64_in, iteration_overrun, 1.0..=10.0),
+            default_branching: read!(get_f64_in, default_branching, 1.0..=100.0),
+            min_branching: read!(get_f64_in, min_branching, 1.0..=100.0),
+            max_branching: read!(get_f64_in, max_branching, 1.0..=100.0),
+            stable_iterations: read!(get_u32_in, stable_iterations, 1..=100),
+            stable_scale: read!(get_f64_in, stable_scale, 0.01..=1.0),
+            best_move_change_scale: read!(get_f64_in, best_move_change_scale, 1.0..=10.0),
+            eval_drop: read!(get_i32_in, eval_drop, 1..=1_000_000),
+            eval_drop_scale: read!(get_f64_in, eval_drop_scale, 1.0..=10.0),
+            panic_drop: read!(get_i32_in, panic_drop, 1..=1_000_000),
         };
         if p.min_branching > p.max_branching {
             config.add_warning(format!(
