@@ -110,13 +110,9 @@ impl<W: Write> Session<W> {
                 let result = self.engine.restart();
                 self.reply_ok(result);
             }
-            Command::Begin => match self.engine.board() {
-                None => self.out.error("no board: send START first"),
-                Some(b) if b.move_count() > 0 => {
-                    self.out.error("BEGIN on a board that already has stones")
-                }
-                Some(_) => self.move_reply(line),
-            },
+            // Normally on an empty board; Yixin-Board also sends it after `YXBOARD` to
+            // ask for a move on that position: either way we move for the side to move.
+            Command::Begin => self.move_reply(line),
             Command::Turn(c) => match self.engine.play(c) {
                 Ok(()) => self.move_reply(line),
                 Err(e) => self.out.error(&e.to_string()),
