@@ -61,7 +61,7 @@ impl<W: Write> Session<W> {
                 Ok(Command::Info { key, value }) => self.info(&key, &value),
                 Ok(cmd) => {
                     self.flush_notes();
-                    self.handle(cmd, &line);
+                    self.handle_guarded(cmd, &line);
                 }
                 Err(e) => {
                     self.flush_notes();
@@ -93,6 +93,18 @@ impl<W: Write> Session<W> {
         }
         for note in std::mem::take(&mut self.notes) {
             self.out.message(&note);
+        }
+    }
+
+    /// `handle`, surviving a bug: a panic anywhere in a command (the swap2 search, a
+    /// position check) must not end the process, which would lose every game to come.
+    /// The command gets one `ERROR` instead of its reply. (A move search has its own
+    /// guard that still plays a move.)
+    fn handle_guarded(&mut self, cmd: Command, line: &Line) {
+        let name = format!("{cmd:?}");
+        if catch_unwind(AssertUnwindSafe(|| self.handle(cmd, line))).is_err() {
+            log::error!("panic while handling {name}");
+            self.out.error(&format!("internal error while handling {name}"));
         }
     }
 
