@@ -649,8 +649,10 @@ fn malformed_input_is_rejected_and_changes_nothing() {
         brain.send_lines(block);
         brain.expect_rejection(&block.join(" "));
     }
-    // A bad INFO value: no reply now; a MESSAGE before the next reply is fine.
+    // A bad INFO value or a bare INFO: no reply now (managers do not read replies to
+    // INFO); a MESSAGE before the next reply is fine.
     brain.send("INFO timeout_turn abc");
+    brain.send("INFO");
     brain.expect_silence(ms(200));
     brain.send("ABOUT");
     let about = brain.reply_within(QUICK);

@@ -97,9 +97,8 @@ pub fn parse_command(line: &str) -> Result<Command, ParseError> {
         "YXBOARD" => no_args(Command::YxBoard),
         "SWAP2BOARD" => no_args(Command::Swap2Board),
         "INFO" => {
-            if rest.is_empty() {
-                return Err(ParseError::MissingArgument("INFO key"));
-            }
+            // Even a bare `INFO` is an INFO: managers do not read replies to INFO, so
+            // its problem is reported later (an empty key), never answered now.
             let (key, value) = match rest.find(char::is_whitespace) {
                 Some(i) => (&rest[..i], rest[i..].trim()),
                 None => (rest, ""),
@@ -246,6 +245,17 @@ mod tests {
             Err(ParseError::ExtraArguments(_))
         ));
         assert!(parse_command("ÄÖÜ").is_err());
+    }
+
+    #[test]
+    fn a_bare_info_is_an_info_with_an_empty_key() {
+        assert_eq!(
+            parse_command("INFO"),
+            Ok(Command::Info {
+                key: String::new(),
+                value: String::new()
+            })
+        );
     }
 
     #[test]

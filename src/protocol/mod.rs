@@ -104,7 +104,8 @@ impl<W: Write> Session<W> {
         let name = format!("{cmd:?}");
         if catch_unwind(AssertUnwindSafe(|| self.handle(cmd, line))).is_err() {
             log::error!("panic while handling {name}");
-            self.out.error(&format!("internal error while handling {name}"));
+            self.out
+                .error(&format!("internal error while handling {name}"));
         }
     }
 
@@ -303,6 +304,10 @@ impl<W: Write> Session<W> {
     }
 
     fn info(&mut self, key: &str, value: &str) {
+        if key.is_empty() {
+            self.notes.push("ignored INFO without a key".to_string());
+            return;
+        }
         let number = value.trim().parse::<i64>();
         let mut bad = |what: &str| {
             self.notes
