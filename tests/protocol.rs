@@ -289,6 +289,33 @@ fn c_gomoku_cli_like_session() {
     brain.sync();
 }
 
+/// A `YXSTOP` that arrives after the reply (the manager's timer fired as the move came
+/// in), or while idle, must not cut the next search short.
+#[test]
+fn a_late_yxstop_does_not_stop_the_next_search() {
+    let mut brain = Brain::spawn();
+    brain.send("INFO timeout_turn 150");
+    brain.send("START 15");
+    brain.expect("OK");
+    brain.send("TURN 7,7");
+    let m = brain.move_within(ms(150) + SLACK);
+    brain.send("YXSTOP");
+    brain.send("STOP");
+    brain.expect_silence(ms(100));
+    let mut referee = Referee::from_moves(15, Rule::Freestyle, &[c(7, 7)]);
+    referee.brain_plays(&brain, m);
+    let t = referee.tester_move().expect("a move");
+    referee.tester_plays(t);
+    brain.send("INFO timeout_turn 30000");
+    brain.send(&turn(t));
+    std::thread::sleep(ms(300));
+    brain.expect_still_thinking();
+    brain.send("YXSTOP");
+    let m = brain.move_within(ms(1000));
+    referee.brain_plays(&brain, m);
+    brain.sync();
+}
+
 /// Yixin-Board: lower-case commands, `start` again before every move followed by
 /// `yxboard … done` (no reply) and then `begin` or a `board`; `rule 2` means renju;
 /// lone CR line ends for part of the session.
