@@ -35,6 +35,16 @@ fn history(r: &Referee) -> Vec<Coord> {
         .collect()
 }
 
+/// One exchange: the tester plays `t` (judged), sends `TURN t`, and the brain's answer
+/// is judged and played. Returns the brain's move.
+fn exchange(brain: &mut Brain, referee: &mut Referee, t: Coord, wait: Duration) -> Coord {
+    referee.tester_plays(t);
+    brain.send(&turn(t));
+    let m = brain.move_within(wait);
+    referee.brain_plays(brain, m);
+    m
+}
+
 /// Plays a game to its end from a position where the brain is to move. `ask` sends
 /// whatever the emulated manager sends to get the brain's move (`last` = the tester's
 /// previous move, `None` when the brain moves first on this position) and returns the
@@ -297,13 +307,11 @@ fn a_late_yxstop_does_not_stop_the_next_search() {
     brain.send("INFO timeout_turn 150");
     brain.send("START 15");
     brain.expect("OK");
-    brain.send("TURN 7,7");
-    let m = brain.move_within(ms(150) + SLACK);
+    let mut referee = Referee::new(15, 15, Rule::Freestyle);
+    exchange(&mut brain, &mut referee, c(7, 7), ms(150) + SLACK);
     brain.send("YXSTOP");
     brain.send("STOP");
     brain.expect_silence(ms(100));
-    let mut referee = Referee::from_moves(15, Rule::Freestyle, &[c(7, 7)]);
-    referee.brain_plays(&brain, m);
     let t = referee.tester_move().expect("a move");
     referee.tester_plays(t);
     brain.send("INFO timeout_turn 30000");
@@ -372,30 +380,17 @@ fn rectstart_and_board_size_errors() {
     brain.send("INFO timeout_turn 150");
     brain.send("RECTSTART 20,15");
     brain.expect("OK");
-    // A corner only a 20-wide, 15-high board has.
-    brain.send("TURN 19,14");
-    let m = brain.move_within(ms(150) + SLACK);
+    // A corner only a 20-wide, 15-high board has; the referee checks x < 20, y < 15.
     let mut referee = Referee::new(20, 15, Rule::Freestyle);
-    referee.tester_plays(c(19, 14));
-    referee.brain_plays(&brain, m);
-    assert!(m.x < 20 && m.y < 15);
+    exchange(&mut brain, &mut referee, c(19, 14), ms(150) + SLACK);
 
     for bad in ["RECTSTART 40,40", "START 4", "START 33", "RECTSTART 20,4"] {
         brain.send(bad);
         brain.expect_rejection(bad);
     }
-    // The 20×15 game goes on after the errors.
-    let t = c(18, 13);
-    referee.tester_plays(t);
-    brain.send(&turn(t));
-    let m = brain.move_within(ms(150) + SLACK);
-    referee.brain_plays(&brain, m);
-    // A cell off a 15×15 board but on this one is still accepted.
-    let t = c(17, 0);
-    referee.tester_plays(t);
-    brain.send(&turn(t));
-    let m = brain.move_within(ms(150) + SLACK);
-    referee.brain_plays(&brain, m);
+    // The 20×15 game goes on after the errors, also on a cell off a 15×15 board.
+    exchange(&mut brain, &mut referee, c(18, 13), ms(150) + SLACK);
+    exchange(&mut brain, &mut referee, c(17, 0), ms(150) + SLACK);
     brain.sync();
 }
 
@@ -421,16 +416,10 @@ fn takeback_frees_the_cell_and_rejects_an_empty_one() {
     brain.expect_rejection("TAKEBACK of an empty cell");
     // The board is empty again: the same cells are free for both sides.
     let mut referee = Referee::new(15, 15, Rule::Freestyle);
-    let t = m; // the opponent now plays where the brain had played
-    referee.tester_plays(t);
-    brain.send(&turn(t));
-    let m2 = brain.move_within(ms(120) + SLACK);
-    referee.brain_plays(&brain, m2);
+    // The opponent now plays where the brain had played.
+    exchange(&mut brain, &mut referee, m, ms(120) + SLACK);
     let t = referee.tester_move().expect("a move");
-    referee.tester_plays(t);
-    brain.send(&turn(t));
-    let m3 = brain.move_within(ms(120) + SLACK);
-    referee.brain_plays(&brain, m3);
+    exchange(&mut brain, &mut referee, t, ms(120) + SLACK);
     brain.sync();
 }
 
@@ -445,10 +434,8 @@ fn play_is_echoed_and_the_stone_stays() {
     brain.expect("3,4");
     brain.send("TURN 3,4");
     brain.expect_rejection("TURN on the cell PLAY filled");
-    let mut referee = Referee::from_moves(15, Rule::Freestyle, &[c(3, 4), c(7, 7)]);
-    brain.send("TURN 7,7");
-    let m = brain.move_within(ms(120) + SLACK);
-    referee.brain_plays(&brain, m);
+    let mut referee = Referee::from_moves(15, Rule::Freestyle, &[c(3, 4)]);
+    exchange(&mut brain, &mut referee, c(7, 7), ms(120) + SLACK);
     brain.sync();
 }
 
@@ -619,10 +606,7 @@ fn malformed_input_is_rejected_and_changes_nothing() {
     brain.send("START 15");
     brain.expect("OK");
     let mut referee = Referee::new(15, 15, Rule::Freestyle);
-    referee.tester_plays(c(7, 7));
-    brain.send("TURN 7,7");
-    let m = brain.move_within(ms(150) + SLACK);
-    referee.brain_plays(&brain, m);
+    let m = exchange(&mut brain, &mut referee, c(7, 7), ms(150) + SLACK);
 
     let long_word = "A".repeat(100_000);
     let long_turn = format!("TURN {}", "9".repeat(70_000));
