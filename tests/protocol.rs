@@ -87,22 +87,23 @@ fn piskvork_ask(wait: Duration) -> impl FnMut(&mut Brain, &Referee, Option<Coord
     }
 }
 
-/// Plays one full game under `rule` on 15×15 with short turns; the brain is black
-/// when `brain_black`. The tester's generator only completes and blocks fives, so a
-/// working brain must not lose.
-fn full_game(rule: Rule, brain_black: bool) {
+/// Plays one full game under `rule` on a `size`×`size` board with short turns; the
+/// brain is black when `brain_black`. The tester's generator only completes and blocks
+/// fives, so a working brain must not lose.
+fn full_game(rule: Rule, size: usize, brain_black: bool) -> GameEnd {
     let mut brain = Brain::spawn();
-    brain.send("START 15");
+    brain.send(&format!("START {size}"));
     brain.expect("OK");
     brain.send_lines(&[
         "INFO timeout_turn 150",
         &format!("INFO rule {}", rule.info_value()),
     ]);
-    let mut referee = Referee::new(15, 15, rule);
+    let mut referee = Referee::new(size, size, rule);
     let first = if brain_black {
         None
     } else {
-        let t = c(7, 7);
+        let centre = size as i32 / 2;
+        let t = c(centre, centre);
         referee.tester_plays(t);
         Some(t)
     };
@@ -118,6 +119,7 @@ fn full_game(rule: Rule, brain_black: bool) {
         ));
     }
     brain.sync();
+    end
 }
 
 // ---------------------------------------------------------------- start-up, ABOUT
@@ -142,24 +144,34 @@ fn nothing_is_printed_at_start_up_and_about_is_one_line() {
 
 #[test]
 fn full_game_freestyle_brain_white() {
-    full_game(Rule::Freestyle, false);
+    full_game(Rule::Freestyle, 15, false);
 }
 
 #[test]
 fn full_game_standard_brain_black() {
-    full_game(Rule::Standard, true);
+    full_game(Rule::Standard, 15, true);
 }
 
 /// Under renju the brain as black must never play a forbidden point (the referee
 /// fails the test on `Verdict::Forbidden`).
 #[test]
 fn full_game_renju_brain_black_never_fouls() {
-    full_game(Rule::Renju, true);
+    full_game(Rule::Renju, 15, true);
 }
 
 #[test]
 fn full_game_caro_brain_white() {
-    full_game(Rule::Caro, false);
+    full_game(Rule::Caro, 15, false);
+}
+
+/// The smallest board c-gomoku-cli offers: the brain answers legally to the last cell
+/// (a draw fills the board), under a rule where fives are hard to make.
+#[test]
+fn full_game_on_a_5x5_board_to_the_last_cell() {
+    for brain_black in [true, false] {
+        let end = full_game(Rule::Caro, 5, brain_black);
+        eprintln!("5x5 caro, brain black {brain_black}: {end:?}");
+    }
 }
 
 // ---------------------------------------------------------------- manager emulations
