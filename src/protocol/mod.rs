@@ -9,6 +9,7 @@ pub mod output;
 pub mod reader;
 
 use crate::engine::{Engine, EngineError, Owner, Swap2Reply};
+use crate::rules;
 use crate::search::{SearchEvent, SearchReport};
 use crate::types::{Coord, Rule};
 use command::{
@@ -197,14 +198,18 @@ impl<W: Write> Session<W> {
                 },
             )
         }));
+        // A bug in the search must not cost the game: an illegal reply (occupied,
+        // off-board, a renju foul) or none at all loses it, any legal cell may not.
         let choice = match searched {
-            Ok(Ok(c)) => Ok(c),
+            Ok(Ok(c)) if self.is_legal(c) => Ok(c),
+            Ok(Ok(c)) => {
+                log::error!("search chose the illegal move {c}; playing a fallback move");
+                self.fallback_move()
+            }
             Ok(Err(e)) => Err(e.to_string()),
             Err(_) => {
-                // A bug in the search must not cost the game: play any sensible cell.
                 log::error!("search panicked; playing a fallback move");
                 self.fallback_move()
-                    .ok_or_else(|| "internal error and no empty cell".to_string())
             }
         };
         if self.signals.end.load(Ordering::SeqCst) {
@@ -216,13 +221,29 @@ impl<W: Write> Session<W> {
         }
     }
 
-    fn fallback_move(&self) -> Option<Coord> {
-        let b = self.engine.board()?;
+    /// Whether the side to move may play `c` (empty, on the board, not a renju foul).
+    fn is_legal(&self, c: Coord) -> bool {
+        let Some(b) = self.engine.board() else {
+            return false;
+        };
+        b.pos(c)
+            .is_some_and(|p| rules::is_legal_for(&mut b.clone(), p, b.side_to_move()))
+    }
+
+    /// The legal cell nearest the centre; an empty one if every empty cell is a foul.
+    fn fallback_move(&self) -> Result<Coord, String> {
+        let b = self.engine.board().ok_or("no board: send START first")?;
         let centre = Coord::new(b.width() as i32 / 2, b.height() as i32 / 2);
-        b.positions()
-            .filter(|&p| b.is_empty(p))
-            .map(|p| b.coord(p))
-            .min_by_key(|c| ((c.x - centre.x).abs().max((c.y - centre.y).abs()), c.y, c.x))
+        let nearest = |legal: &dyn Fn(Coord) -> bool| {
+            b.positions()
+                .filter(|&p| b.is_empty(p))
+                .map(|p| b.coord(p))
+                .filter(|&c| legal(c))
+                .min_by_key(|c| ((c.x - centre.x).abs().max((c.y - centre.y).abs()), c.y, c.x))
+        };
+        nearest(&|c| self.is_legal(c))
+            .or_else(|| nearest(&|_| true))
+            .ok_or_else(|| "internal error and no empty cell".to_string())
     }
 
     /// Reads a `BOARD`/`YXBOARD` block and sets the position. Returns whether it did;
