@@ -96,7 +96,7 @@ pub fn attempt(puzzle: &Puzzle, turn_ms: u64) -> Attempt {
     let mut engine = Engine::new();
     engine.set_rule(puzzle.rule);
     engine.settings_mut().timeout_turn = turn_ms;
-    let mover_is_black = puzzle.moves.len() % 2 == 0;
+    let mover_is_black = puzzle.moves.len().is_multiple_of(2);
     let stones: Vec<(Coord, Owner)> = puzzle
         .moves
         .iter()

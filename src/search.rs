@@ -551,8 +551,7 @@ impl<'a> Worker<'a> {
         if self.board.pattern_count(us, Pattern::Four) == 0 {
             return stand_pat;
         }
-        let mut fours = movegen::candidates(self.board);
-        fours.retain(|m| movegen::threat_of(self.board, m.pos, us) >= Threat::Four);
+        let mut fours = movegen::four_moves(self.board, us);
         fours.truncate(if chain == 0 {
             MAX_QUIESCENCE_FOURS
         } else {
