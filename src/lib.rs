@@ -12,6 +12,7 @@ pub mod engine;
 pub mod eval;
 pub mod logging;
 pub mod movegen;
+pub mod openings;
 pub mod pattern;
 pub mod protocol;
 pub mod puzzles;
