@@ -5,4 +5,5 @@
 //! `engine` → `protocol`. Side tools (match runner, bench, solver) use the library; the
 //! library never depends on them.
 
+pub mod matchrunner;
 pub mod types;
