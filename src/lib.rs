@@ -5,5 +5,8 @@
 //! `engine` → `protocol`. Side tools (match runner, bench, solver) use the library; the
 //! library never depends on them.
 
+pub mod board;
 pub mod matchrunner;
+pub mod pattern;
+pub mod rules;
 pub mod types;

@@ -143,7 +143,10 @@ fn main() {
         match word {
             "ABOUT" => say("name=\"wuzi-testbrain\", version=\"1\", author=\"wuzi\""),
             "START" | "RECTSTART" => {
-                let size: Vec<i32> = rest.split(',').filter_map(|v| v.trim().parse().ok()).collect();
+                let size: Vec<i32> = rest
+                    .split(',')
+                    .filter_map(|v| v.trim().parse().ok())
+                    .collect();
                 match size.as_slice() {
                     [n] => (brain.width, brain.height) = (*n, *n),
                     [w, h] => (brain.width, brain.height) = (*w, *h),

@@ -143,12 +143,12 @@ fn loss(loser: Color, reason: EndReason, detail: String) -> Ended {
 pub fn play_game(
     engines: [&mut Engine; 2],
     setup: &GameSetup,
-    mut referee: Box<dyn Referee>,
+    mut referee: Referee,
 ) -> GameOutcome {
     let mut moves = Vec::new();
     let [black, white] = engines;
     let mut players = [black, white];
-    let ended = run(&mut players, setup, referee.as_mut(), &mut moves);
+    let ended = run(&mut players, setup, &mut referee, &mut moves);
     GameOutcome {
         winner: ended.winner,
         reason: ended.reason,
@@ -161,7 +161,7 @@ pub fn play_game(
 fn run(
     players: &mut [&mut Engine; 2],
     setup: &GameSetup,
-    referee: &mut dyn Referee,
+    referee: &mut Referee,
     moves: &mut Vec<PlayedMove>,
 ) -> Ended {
     for color in Color::BOTH {
@@ -193,7 +193,7 @@ fn run(
     let mut clocks = [GameClock::new(setup.time), GameClock::new(setup.time)];
     let mut has_moved = [false, false];
     loop {
-        if referee.move_count() >= referee.capacity() {
+        if referee.is_full() {
             return draw(EndReason::BoardFull, "the board is full");
         }
         if setup.max_moves > 0 && referee.move_count() >= setup.max_moves {

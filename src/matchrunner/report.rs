@@ -93,7 +93,8 @@ fn signed(value: f64) -> String {
     if value.is_infinite() {
         if value > 0.0 { "+inf" } else { "-inf" }.to_string()
     } else {
-        format!("{:+.1}", value)
+        // Adding 0.0 turns −0.0 into +0.0.
+        format!("{:+.1}", value + 0.0)
     }
 }
 

@@ -68,15 +68,23 @@ impl SprtParams {
         )
     }
 
-    /// The log-likelihood ratio of H1 against H0; 0 while the games carry no information
-    /// (none played, or zero variance such as all draws).
+    /// The log-likelihood ratio of H1 against H0; 0 before any game.
+    ///
+    /// When every game had the same result the variance is zero and the formula is
+    /// undefined, yet a brain that wins every game must still be accepted. Our choice:
+    /// the variance is then taken from the results plus half a win and half a loss (a weak
+    /// prior), while the score stays the observed one.
     pub fn llr(&self, tally: &Tally) -> f64 {
-        let variance = tally.per_game_variance();
-        if tally.games() == 0 || variance <= 0.0 {
+        let n = tally.games() as f64;
+        if n == 0.0 {
             return 0.0;
         }
+        let mut variance = tally.per_game_variance();
+        if variance <= 0.0 {
+            variance = regularised_variance(tally);
+        }
         let (s0, s1) = (score_from_elo(self.elo0), score_from_elo(self.elo1));
-        tally.games() as f64 * (s1 - s0) * (2.0 * tally.score() - s0 - s1) / (2.0 * variance)
+        n * (s1 - s0) * (2.0 * tally.score() - s0 - s1) / (2.0 * variance)
     }
 
     pub fn decide(&self, tally: &Tally) -> SprtDecision {
@@ -90,6 +98,16 @@ impl SprtParams {
             SprtDecision::Continue
         }
     }
+}
+
+/// Per-game variance of the results plus half a win and half a loss.
+fn regularised_variance(tally: &Tally) -> f64 {
+    let w = tally.wins as f64 + 0.5;
+    let l = tally.losses as f64 + 0.5;
+    let d = tally.draws as f64;
+    let n = w + l + d;
+    let s = (w + d / 2.0) / n;
+    (w * (1.0 - s).powi(2) + d * (0.5 - s).powi(2) + l * s.powi(2)) / n
 }
 
 #[cfg(test)]
@@ -147,6 +165,14 @@ mod tests {
         };
         assert_eq!(p.decide(&weak), SprtDecision::AcceptH0);
         assert_eq!(p.llr(&Tally::default()), 0.0);
+        // Six straight wins: variance from W=6.5 L=0.5 (s' = 13/14, σ² = 13/196), score 1,
+        // LLR = 6·0.0143868·(2 − 1.0143868)/(26/196) = 0.641381 (computed by hand).
+        let sweep = Tally {
+            wins: 6,
+            losses: 0,
+            draws: 0,
+        };
+        assert!(close(p.llr(&sweep), 0.6413810416530877, 1e-9));
         assert!(SprtParams {
             elo0: 5.0,
             elo1: 0.0,

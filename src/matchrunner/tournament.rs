@@ -1,7 +1,7 @@
 //! A whole match: the schedule, `-j N` worker threads each owning its two brain processes,
 //! restarts after faults, records, the running tally and the SPRT stop.
 
-use super::adjudicate::{RefereeFactory, Verdict};
+use super::adjudicate::{Referee, Verdict};
 use super::clock::TimeControl;
 use super::elo::Tally;
 use super::engine::{Engine, EngineSpec};
@@ -117,9 +117,9 @@ pub struct MatchResult {
 }
 
 /// Checks every opening is a legal, undecided position under the rule in force.
-pub fn validate_openings(config: &MatchConfig, referee: RefereeFactory) -> Result<(), String> {
+pub fn validate_openings(config: &MatchConfig) -> Result<(), String> {
     for opening in &config.openings {
-        let mut board = referee(config.width, config.height, config.rule)?;
+        let mut board = Referee::new(config.width, config.height, config.rule)?;
         for (i, &c) in opening.moves.iter().enumerate() {
             let verdict = board.judge(c);
             if verdict != Verdict::Normal {
@@ -149,19 +149,14 @@ struct Shared {
 /// report and the state including it (for progress lines).
 pub fn run_match(
     config: &MatchConfig,
-    referee: RefereeFactory,
     on_game: &(dyn Fn(&GameReport, &MatchState) + Sync),
 ) -> Result<MatchResult, String> {
-    if config.width < 5 || config.height < 5 || config.width > 52 || config.height > 52 {
-        return Err(format!(
-            "unsupported board {}x{}",
-            config.width, config.height
-        ));
-    }
+    // Fails early on a board size the rules do not support.
+    Referee::new(config.width, config.height, config.rule)?;
     if let Some(sprt) = &config.sprt {
         sprt.validate()?;
     }
-    validate_openings(config, referee)?;
+    validate_openings(config)?;
     if let Some(dir) = &config.out_dir {
         std::fs::create_dir_all(dir)
             .map_err(|e| format!("cannot create {}: {}", dir.display(), e))?;
@@ -177,7 +172,7 @@ pub fn run_match(
     let workers = config.concurrency.clamp(1, config.games.max(1));
     thread::scope(|scope| {
         for _ in 0..workers {
-            scope.spawn(|| worker(config, referee, &pairings, &shared, on_game));
+            scope.spawn(|| worker(config, &pairings, &shared, on_game));
         }
     });
     let shared = shared
@@ -194,7 +189,6 @@ pub fn run_match(
 
 fn worker(
     config: &MatchConfig,
-    referee: RefereeFactory,
     pairings: &[Pairing],
     shared: &Mutex<Shared>,
     on_game: &(dyn Fn(&GameReport, &MatchState) + Sync),
@@ -217,14 +211,7 @@ fn worker(
             .unwrap_or_else(Opening::empty);
         let black_engine = if pairing.first_engine_black { 0 } else { 1 };
         let began = Instant::now();
-        let outcome = play_one(
-            config,
-            referee,
-            &mut engines,
-            black_engine,
-            &opening,
-            shared,
-        );
+        let outcome = play_one(config, &mut engines, black_engine, &opening, shared);
         // A brain that lost through its own fault may be hung or confused: start afresh.
         if let Some(color) = outcome.faulty() {
             let engine = if color == Color::Black {
@@ -272,7 +259,6 @@ fn worker(
 /// Makes sure both brains run (launching or relaunching as needed) and plays the game.
 fn play_one(
     config: &MatchConfig,
-    referee: RefereeFactory,
     engines: &mut [Option<Engine>; 2],
     black_engine: usize,
     opening: &Opening,
@@ -312,7 +298,7 @@ fn play_one(
         start_timeout: config.start_timeout,
         opening: opening.moves.clone(),
     };
-    let board = match referee(config.width, config.height, config.rule) {
+    let board = match Referee::new(config.width, config.height, config.rule) {
         Ok(board) => board,
         Err(e) => return forfeit_nobody(e),
     };
