@@ -172,21 +172,12 @@ impl Engine {
         }
     }
 
-    /// Throws away whatever the engine wrote since its last answer (late `MESSAGE` lines
-    /// from the previous game), keeping it in the log.
-    pub fn drain(&mut self) {
-        while let Ok(event) = self.events.try_recv() {
-            match event {
-                Event::Stdout(line) => self.note('<', &line),
-                Event::Stderr(line) => self.note('!', &line),
-                Event::Closed => self.closed = true,
-            }
-        }
-    }
-
-    /// False once the process has exited or closed its stdout.
+    /// False once the process is known to have exited or closed its stdout.
+    ///
+    /// Pending output is deliberately left unread: a stray line (a banner, a second reply)
+    /// must surface as a bad reply to the next command, as it would under a manager,
+    /// instead of being silently thrown away.
     pub fn is_alive(&mut self) -> bool {
-        self.drain();
         !self.closed && matches!(self.child.try_wait(), Ok(None))
     }
 

@@ -277,8 +277,6 @@ fn failed(color: Color, failure: EngineFailure, doing: &str) -> Ended {
 
 /// `START`/`RECTSTART`, expecting `OK`, then the settings.
 fn start(engine: &mut Engine, color: Color, setup: &GameSetup) -> Result<(), Ended> {
-    // Late lines from the previous game must not be read as this game's answers.
-    engine.drain();
     let command = if setup.width == setup.height {
         format!("START {}", setup.width)
     } else {
