@@ -443,3 +443,92 @@ fn two_real_brains_finish_a_short_match_with_records() {
         assert!(dir.join(file).is_file(), "{} missing", file);
     }
 }
+
+/// One game: a scripted black against the row-by-row brain, from `opening`.
+fn scripted_game(rule: wuzi::types::Rule, opening: &[(i32, i32)], script: &str) -> GameReport {
+    let moves = format!("moves={}", script);
+    let mut c = config(
+        brain("script", &["scripted", &moves]),
+        brain("legal", &["legal"]),
+        1,
+    );
+    c.rule = rule;
+    c.max_moves = opening.len() + 2;
+    c.openings = vec![wuzi::matchrunner::opening::Opening {
+        moves: opening.iter().map(|&(x, y)| Coord::new(x, y)).collect(),
+        text: "test".to_string(),
+        line: 1,
+    }];
+    let result = play(&c);
+    result.state.games[0].clone()
+}
+
+#[test]
+fn adjudication_follows_the_rule_in_force() {
+    use wuzi::types::Rule;
+    // Black has (1,5) (2,5) (4,5) (5,5) and plays (3,5): exactly five, hemmed in by white
+    // at (0,5) and (6,5).
+    let five_blocked_both_ends = [
+        (1, 5),
+        (0, 5),
+        (2, 5),
+        (6, 5),
+        (4, 5),
+        (0, 10),
+        (5, 5),
+        (2, 10),
+    ];
+    for (rule, winner, reason) in [
+        (Rule::Freestyle, Some(Color::Black), EndReason::Five),
+        (Rule::Standard, Some(Color::Black), EndReason::Five),
+        // Caro: a five blocked at both ends does not win; the game runs into the cap.
+        (Rule::Caro, None, EndReason::MoveCap),
+    ] {
+        let game = scripted_game(rule, &five_blocked_both_ends, "3,5");
+        assert_eq!(
+            game.outcome.winner, winner,
+            "{:?}: {:?}",
+            rule, game.outcome
+        );
+        assert_eq!(game.outcome.reason, reason, "{:?}", rule);
+    }
+    // Black (0,5) (1,5) (2,5) (4,5) (5,5) + (3,5) is a six: it wins only in freestyle.
+    let six = [
+        (0, 5),
+        (0, 10),
+        (1, 5),
+        (2, 10),
+        (2, 5),
+        (4, 10),
+        (4, 5),
+        (6, 10),
+        (5, 5),
+        (8, 10),
+    ];
+    let free = scripted_game(Rule::Freestyle, &six, "3,5");
+    assert_eq!(
+        (free.outcome.winner, free.outcome.reason),
+        (Some(Color::Black), EndReason::Five)
+    );
+    let standard = scripted_game(Rule::Standard, &six, "3,5");
+    assert_eq!(
+        (standard.outcome.winner, standard.outcome.reason),
+        (None, EndReason::MoveCap)
+    );
+}
+
+#[test]
+fn a_renju_foul_by_black_loses() {
+    // Gomocup's renju acceptance position h8 h9 i7 i9 h10 i6 i11 i12: g9 is forbidden.
+    let opening = wuzi::types::parse_pos_sequence("h8h9i7i9h10i6i11i12").unwrap();
+    let opening: Vec<(i32, i32)> = opening.iter().map(|c| (c.x, c.y)).collect();
+    let game = scripted_game(wuzi::types::Rule::Renju, &opening, "6,8");
+    assert_eq!(
+        game.outcome.winner,
+        Some(Color::White),
+        "{:?}",
+        game.outcome
+    );
+    assert_eq!(game.outcome.reason, EndReason::Forbidden);
+    assert_eq!(game.outcome.detail, "move 6,8");
+}

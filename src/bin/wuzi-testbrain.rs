@@ -9,6 +9,7 @@
 //!   garbage   answers a line that is not a move
 //!   chatty    sends MESSAGE, DEBUG, SUGGEST and a stderr line before every move
 //!   banner    prints a line at start-up, before ABOUT is asked
+//!   scripted  plays `moves=x,y/x,y/…` in order, whether legal or not, then as `legal`
 //! The misbehaviour starts with the move request after the first N (default 0) legal
 //! moves. `log=FILE` appends every command received, for tests that check the protocol.
 
@@ -24,6 +25,7 @@ struct Brain {
     height: i32,
     stones: Vec<(i32, i32)>,
     answered: usize,
+    script: Vec<(i32, i32)>,
 }
 
 impl Brain {
@@ -45,6 +47,10 @@ impl Brain {
         self.answered += 1;
         let mut out = String::new();
         let mut legal = true;
+        if let Some(&(x, y)) = self.script.get(self.answered - 1) {
+            self.stones.push((x, y));
+            return Some(format!("{},{}", x, y));
+        }
         if misbehave {
             match self.mode.as_str() {
                 "slow" => std::thread::sleep(Duration::from_millis(self.sleep_ms)),
@@ -93,6 +99,7 @@ fn main() {
         height: 15,
         stones: Vec::new(),
         answered: 0,
+        script: Vec::new(),
     };
     let mut log_path = None;
     for arg in args.iter().skip(1) {
@@ -100,6 +107,7 @@ fn main() {
             Some(("after", v)) => brain.after = v.parse().unwrap_or(0),
             Some(("ms", v)) => brain.sleep_ms = v.parse().unwrap_or(3000),
             Some(("log", v)) => log_path = Some(v.to_string()),
+            Some(("moves", v)) => brain.script = v.split('/').filter_map(parse_point).collect(),
             _ => {}
         }
     }
