@@ -30,15 +30,25 @@ fn scratch(name: &str) -> PathBuf {
     dir
 }
 
+/// Every game of the match left an SGF, a `.psq` and a protocol log in `dir`.
+fn assert_records_written(dir: &Path, games: usize) {
+    for game in 1..=games {
+        for ext in ["sgf", "psq", "log"] {
+            let file = dir.join(format!("game-{:04}.{}", game, ext));
+            assert!(file.is_file(), "{} missing", file.display());
+        }
+    }
+}
+
 fn config(first: EngineSpec, second: EngineSpec, games: usize) -> MatchConfig {
     let mut c = MatchConfig::new(first, second);
     c.games = games;
-    c.time = TimeControl {
+    c.setup.time = TimeControl {
         turn_ms: 1000,
         match_ms: 0,
         tolerance_ms: 1000,
     };
-    c.start_timeout = Duration::from_secs(5);
+    c.setup.start_timeout = Duration::from_secs(5);
     c
 }
 
@@ -79,7 +89,7 @@ fn legal_brains_play_until_blacks_diagonal_five() {
 /// Every misbehaviour loses, with the right reason, whichever colour the culprit has.
 fn culprit_loses(args: &[&str], reason: EndReason, time: TimeControl) -> MatchResult {
     let mut c = config(brain("culprit", args), brain("legal", &["legal"]), 2);
-    c.time = time;
+    c.setup.time = time;
     let result = play(&c);
     for game in by_index(&result) {
         assert_eq!(
@@ -201,16 +211,16 @@ fn the_protocol_is_spoken_like_the_managers() {
     let a = format!("log={}", log_a.display());
     let b = format!("log={}", log_b.display());
     let mut c = config(brain("a", &["legal", &a]), brain("b", &["legal", &b]), 1);
-    c.width = 16;
-    c.height = 15;
-    c.time = TimeControl {
+    c.setup.width = 16;
+    c.setup.height = 15;
+    c.setup.time = TimeControl {
         turn_ms: 700,
         match_ms: 9000,
         tolerance_ms: 1000,
     };
-    c.max_memory = 12345;
-    c.max_moves = 6;
-    c.rule = wuzi::types::Rule::Standard;
+    c.setup.max_memory = 12345;
+    c.setup.max_moves = 6;
+    c.setup.rule = wuzi::types::Rule::Standard;
     let result = play(&c);
     let game = &result.state.games[0];
     assert_eq!(game.outcome.winner, None);
@@ -272,7 +282,7 @@ fn openings_in_both_formats_are_the_same_and_reach_the_brains_as_board() {
     let a = format!("log={}", log_a.display());
     let mut c = config(brain("a", &["legal", &a]), brain("b", &["legal"]), 2);
     c.openings = offset;
-    c.max_moves = 5;
+    c.setup.max_moves = 5;
     let result = play(&c);
     let games = by_index(&result);
     for game in &games {
@@ -384,14 +394,7 @@ fn the_command_line_runs_a_match_and_writes_records() {
     );
     assert!(stdout.contains("Losses of two: bad-reply 2"), "{}", stdout);
     assert!(stdout.contains("Elo one - two: +inf"), "{}", stdout);
-    for file in [
-        "game-0001.sgf",
-        "game-0001.psq",
-        "game-0002.sgf",
-        "game-0002.psq",
-    ] {
-        assert!(dir.join(file).is_file(), "{} missing", file);
-    }
+    assert_records_written(&dir, 2);
     let sgf = std::fs::read_to_string(dir.join("game-0002.sgf")).unwrap();
     assert!(sgf.starts_with("(;FF[4]GM[4]"), "{}", sgf);
     assert!(sgf.contains("PB[two]PW[one]RE[W+F]"), "{}", sgf);
@@ -422,7 +425,7 @@ fn two_real_brains_finish_a_short_match_with_records() {
     second.name = "pbrain-wuzi-2".to_string();
     let dir = scratch("real");
     let mut c = config(wuzi, second, 2);
-    c.time = TimeControl {
+    c.setup.time = TimeControl {
         turn_ms: 100,
         match_ms: 0,
         tolerance_ms: 1000,
@@ -434,14 +437,7 @@ fn two_real_brains_finish_a_short_match_with_records() {
         assert!(!game.outcome.reason.is_fault(), "{:?}", game.outcome);
         assert!(game.outcome.moves.len() >= 9, "{:?}", game.outcome);
     }
-    for file in [
-        "game-0001.sgf",
-        "game-0001.psq",
-        "game-0002.sgf",
-        "game-0002.psq",
-    ] {
-        assert!(dir.join(file).is_file(), "{} missing", file);
-    }
+    assert_records_written(&dir, 2);
 }
 
 /// One game: a scripted black against the row-by-row brain, from `opening`.
@@ -452,8 +448,8 @@ fn scripted_game(rule: wuzi::types::Rule, opening: &[(i32, i32)], script: &str) 
         brain("legal", &["legal"]),
         1,
     );
-    c.rule = rule;
-    c.max_moves = opening.len() + 2;
+    c.setup.rule = rule;
+    c.setup.max_moves = opening.len() + 2;
     c.openings = vec![wuzi::matchrunner::opening::Opening {
         moves: opening.iter().map(|&(x, y)| Coord::new(x, y)).collect(),
         text: "test".to_string(),

@@ -10,7 +10,8 @@ use crate::types::{Color, Coord, Rule};
 use std::fmt;
 use std::time::{Duration, Instant};
 
-/// Everything about a game except the players.
+/// Everything about a game except the players and the opening; the same for every game
+/// of a match.
 #[derive(Clone, Debug)]
 pub struct GameSetup {
     pub width: usize,
@@ -23,7 +24,21 @@ pub struct GameSetup {
     pub max_moves: usize,
     /// How long `START` may take (it is not on the turn clock).
     pub start_timeout: Duration,
-    pub opening: Vec<Coord>,
+}
+
+impl Default for GameSetup {
+    /// 15×15 freestyle, 1 s per move, the Gomocup memory limit.
+    fn default() -> GameSetup {
+        GameSetup {
+            width: 15,
+            height: 15,
+            rule: Rule::Freestyle,
+            time: TimeControl::default(),
+            max_memory: 350 * 1024 * 1024,
+            max_moves: 0,
+            start_timeout: Duration::from_secs(10),
+        }
+    }
 }
 
 /// Why a game ended.
@@ -138,17 +153,19 @@ fn loss(loser: Color, reason: EndReason, detail: String) -> Ended {
     }
 }
 
-/// Plays one game. `engines[0]` has black. The engines stay running afterwards (the next
+/// Plays one game from `opening` (stones in move order, black first). `engines[0]` has
+/// black. The engines stay running afterwards (the next
 /// game starts with a new `START`) unless the outcome names one as faulty.
 pub fn play_game(
     engines: [&mut Engine; 2],
     setup: &GameSetup,
+    opening: &[Coord],
     mut referee: Referee,
 ) -> GameOutcome {
     let mut moves = Vec::new();
     let [black, white] = engines;
     let mut players = [black, white];
-    let ended = run(&mut players, setup, &mut referee, &mut moves);
+    let ended = run(&mut players, setup, opening, &mut referee, &mut moves);
     GameOutcome {
         winner: ended.winner,
         reason: ended.reason,
@@ -161,6 +178,7 @@ pub fn play_game(
 fn run(
     players: &mut [&mut Engine; 2],
     setup: &GameSetup,
+    opening: &[Coord],
     referee: &mut Referee,
     moves: &mut Vec<PlayedMove>,
 ) -> Ended {
@@ -169,7 +187,7 @@ fn run(
             return ended;
         }
     }
-    for (i, &c) in setup.opening.iter().enumerate() {
+    for (i, &c) in opening.iter().enumerate() {
         let color = if i % 2 == 0 {
             Color::Black
         } else {

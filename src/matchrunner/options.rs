@@ -1,7 +1,7 @@
 //! Command-line options of `wuzi-match`, parsed by hand into a `MatchConfig`.
 
-use super::clock::TimeControl;
 use super::engine::{default_name, EngineSpec};
+use super::game::GameSetup;
 use super::opening::{load_openings, OpeningFormat};
 use super::sprt::SprtParams;
 use super::tournament::MatchConfig;
@@ -124,12 +124,7 @@ pub fn parse_size(value: &str) -> Option<(usize, usize)> {
 /// Parses the arguments (without the program name) and loads the opening file.
 pub fn parse_args(args: &[String]) -> Result<Invocation, String> {
     let mut engines = Vec::new();
-    let mut size = (15, 15);
-    let mut rule = Rule::Freestyle;
-    let mut time = TimeControl::default();
-    let mut max_memory = 350 * 1024 * 1024;
-    let mut max_moves = 0;
-    let mut start_timeout_ms = 10_000u64;
+    let mut setup = GameSetup::default();
     let mut openings_path = None;
     let mut format = OpeningFormat::Auto;
     let mut shuffle_seed = None;
@@ -159,19 +154,22 @@ pub fn parse_args(args: &[String]) -> Result<Invocation, String> {
             }
             "--rule" => {
                 let v = text(option, value)?;
-                rule = Rule::parse(v).ok_or_else(|| format!("--rule: unknown rule {:?}", v))?;
+                setup.rule =
+                    Rule::parse(v).ok_or_else(|| format!("--rule: unknown rule {:?}", v))?;
             }
             "--size" => {
                 let v = text(option, value)?;
-                size = parse_size(v)
+                (setup.width, setup.height) = parse_size(v)
                     .ok_or_else(|| format!("--size: expected N or WxH, got {:?}", v))?;
             }
-            "--turn" => time.turn_ms = number(option, value)?,
-            "--match" => time.match_ms = number(option, value)?,
-            "--tolerance" => time.tolerance_ms = number(option, value)?,
-            "--max-memory" => max_memory = number(option, value)?,
-            "--max-moves" => max_moves = number(option, value)?,
-            "--start-timeout" => start_timeout_ms = number(option, value)?,
+            "--turn" => setup.time.turn_ms = number(option, value)?,
+            "--match" => setup.time.match_ms = number(option, value)?,
+            "--tolerance" => setup.time.tolerance_ms = number(option, value)?,
+            "--max-memory" => setup.max_memory = number(option, value)?,
+            "--max-moves" => setup.max_moves = number(option, value)?,
+            "--start-timeout" => {
+                setup.start_timeout = Duration::from_millis(number(option, value)?)
+            }
             "--openings" => openings_path = Some(PathBuf::from(text(option, value)?)),
             "--format" => {
                 let v = text(option, value)?;
@@ -196,14 +194,9 @@ pub fn parse_args(args: &[String]) -> Result<Invocation, String> {
         config.engines[0].name.push_str("-1");
         config.engines[1].name.push_str("-2");
     }
-    (config.width, config.height) = size;
-    config.rule = rule;
-    config.time = time;
-    config.max_memory = max_memory;
-    config.max_moves = max_moves;
-    config.start_timeout = Duration::from_millis(start_timeout_ms);
+    config.setup = setup;
     if let Some(path) = &openings_path {
-        config.openings = load_openings(path, format, size.0, size.1)?;
+        config.openings = load_openings(path, format, config.setup.width, config.setup.height)?;
         if config.openings.is_empty() {
             return Err(format!("{}: no openings", path.display()));
         }
@@ -228,6 +221,7 @@ pub fn parse_args(args: &[String]) -> Result<Invocation, String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::matchrunner::clock::TimeControl;
 
     fn args(text: &str) -> Vec<String> {
         text.split_whitespace().map(str::to_string).collect()
@@ -252,17 +246,17 @@ mod tests {
         assert_eq!(c.engines[0].args, vec!["-v", "2"]);
         assert_eq!(c.engines[0].dir, Some(PathBuf::from("/tmp")));
         assert_eq!(c.engines[1].name, "base");
-        assert_eq!(c.rule, Rule::Renju);
-        assert_eq!((c.width, c.height), (20, 15));
+        assert_eq!(c.setup.rule, Rule::Renju);
+        assert_eq!((c.setup.width, c.setup.height), (20, 15));
         assert_eq!(
-            c.time,
+            c.setup.time,
             TimeControl {
                 turn_ms: 200,
                 match_ms: 5000,
                 tolerance_ms: 50
             }
         );
-        assert_eq!(c.max_moves, 200);
+        assert_eq!(c.setup.max_moves, 200);
         assert_eq!(c.games, 7);
         assert_eq!(c.concurrency, 3);
         assert_eq!(c.shuffle_seed, Some(9));
@@ -281,7 +275,7 @@ mod tests {
         assert_eq!(c.engines[0].name, "pbrain-w-1");
         assert_eq!(c.engines[1].name, "pbrain-w-2");
         assert_eq!(c.games, 2);
-        assert_eq!(c.rule, Rule::Freestyle);
+        assert_eq!(c.setup.rule, Rule::Freestyle);
         assert!(c.sprt.is_none());
     }
 

@@ -106,12 +106,12 @@ pub fn summary_json(config: &MatchConfig, result: &MatchResult) -> String {
     };
     format!(
         "{{\n  \"rule\": {},\n  \"width\": {},\n  \"height\": {},\n  \"timeout_turn\": {},\n  \"timeout_match\": {},\n  \"tolerance\": {},\n  \"games_planned\": {},\n  \"games_played\": {},\n  \"wall_ms\": {},\n  \"score\": {},\n  \"tally\": {},\n  \"elo\": {},\n  \"elo_lower\": {},\n  \"elo_upper\": {},\n  \"los\": {},\n  \"sprt\": {},\n  \"engines\": [\n{}\n  ],\n  \"games\": [\n{}\n  ]\n}}\n",
-        json_string(config.rule.name()),
-        config.width,
-        config.height,
-        config.time.turn_ms,
-        config.time.match_ms,
-        config.time.tolerance_ms,
+        json_string(config.setup.rule.name()),
+        config.setup.width,
+        config.setup.height,
+        config.setup.time.turn_ms,
+        config.setup.time.match_ms,
+        config.setup.time.tolerance_ms,
         config.games,
         state.games.len(),
         result.wall.as_millis(),

@@ -2,14 +2,13 @@
 //! restarts after faults, records, the running tally and the SPRT stop.
 
 use super::adjudicate::{Referee, Verdict};
-use super::clock::TimeControl;
 use super::elo::Tally;
 use super::engine::{Engine, EngineSpec};
 use super::game::{play_game, EndReason, GameOutcome, GameSetup};
 use super::opening::{schedule, Opening, Pairing};
 use super::record::{to_psq, to_sgf, RecordInfo};
 use super::sprt::{SprtDecision, SprtParams};
-use crate::types::{Color, Rule};
+use crate::types::Color;
 use std::path::PathBuf;
 use std::sync::Mutex;
 use std::thread;
@@ -19,14 +18,8 @@ use std::time::{Duration, Instant};
 #[derive(Clone, Debug)]
 pub struct MatchConfig {
     pub engines: [EngineSpec; 2],
-    pub width: usize,
-    pub height: usize,
-    pub rule: Rule,
-    pub time: TimeControl,
-    pub max_memory: u64,
-    pub max_moves: usize,
-    /// Limit for the `ABOUT` answer at launch and for each `START`.
-    pub start_timeout: Duration,
+    /// Board, rule, clocks and limits; `start_timeout` also limits the `ABOUT` answer.
+    pub setup: GameSetup,
     /// Empty: every game starts from the empty board.
     pub openings: Vec<Opening>,
     pub games: usize,
@@ -42,13 +35,7 @@ impl MatchConfig {
     pub fn new(first: EngineSpec, second: EngineSpec) -> MatchConfig {
         MatchConfig {
             engines: [first, second],
-            width: 15,
-            height: 15,
-            rule: Rule::Freestyle,
-            time: TimeControl::default(),
-            max_memory: 350 * 1024 * 1024,
-            max_moves: 0,
-            start_timeout: Duration::from_secs(10),
+            setup: GameSetup::default(),
             openings: Vec::new(),
             games: 2,
             shuffle_seed: None,
@@ -119,7 +106,7 @@ pub struct MatchResult {
 /// Checks every opening is a legal, undecided position under the rule in force.
 pub fn validate_openings(config: &MatchConfig) -> Result<(), String> {
     for opening in &config.openings {
-        let mut board = Referee::new(config.width, config.height, config.rule)?;
+        let mut board = Referee::new(config.setup.width, config.setup.height, config.setup.rule)?;
         for (i, &c) in opening.moves.iter().enumerate() {
             let verdict = board.judge(c);
             if verdict != Verdict::Normal {
@@ -152,7 +139,7 @@ pub fn run_match(
     on_game: &(dyn Fn(&GameReport, &MatchState) + Sync),
 ) -> Result<MatchResult, String> {
     // Fails early on a board size the rules do not support.
-    Referee::new(config.width, config.height, config.rule)?;
+    Referee::new(config.setup.width, config.setup.height, config.setup.rule)?;
     if let Some(sprt) = &config.sprt {
         sprt.validate()?;
     }
@@ -273,7 +260,7 @@ fn play_one(
         if slot.as_mut().is_some_and(|e| e.is_alive()) {
             continue;
         }
-        match Engine::launch(&config.engines[i], config.start_timeout) {
+        match Engine::launch(&config.engines[i], config.setup.start_timeout) {
             Ok(engine) => {
                 if let Ok(mut s) = shared.lock() {
                     if s.about[i].is_empty() {
@@ -288,24 +275,15 @@ fn play_one(
             }
         }
     }
-    let setup = GameSetup {
-        width: config.width,
-        height: config.height,
-        rule: config.rule,
-        time: config.time,
-        max_memory: config.max_memory,
-        max_moves: config.max_moves,
-        start_timeout: config.start_timeout,
-        opening: opening.moves.clone(),
-    };
-    let board = match Referee::new(config.width, config.height, config.rule) {
+    let setup = &config.setup;
+    let board = match Referee::new(config.setup.width, config.setup.height, config.setup.rule) {
         Ok(board) => board,
         Err(e) => return forfeit_nobody(e),
     };
     let [first, second] = engines;
     match (first.as_mut(), second.as_mut()) {
-        (Some(a), Some(b)) if black_engine == 0 => play_game([a, b], &setup, board),
-        (Some(a), Some(b)) => play_game([b, a], &setup, board),
+        (Some(a), Some(b)) if black_engine == 0 => play_game([a, b], setup, &opening.moves, board),
+        (Some(a), Some(b)) => play_game([b, a], setup, &opening.moves, board),
         _ => forfeit_nobody("engines not running".to_string()),
     }
 }
@@ -344,9 +322,9 @@ fn save_game(config: &MatchConfig, report: &GameReport) -> Result<(), String> {
     let info = RecordInfo {
         black: &config.engines[report.black_engine].name,
         white: &config.engines[1 - report.black_engine].name,
-        width: config.width,
-        height: config.height,
-        rule: config.rule,
+        width: config.setup.width,
+        height: config.setup.height,
+        rule: config.setup.rule,
         round: report.index + 1,
         outcome: &report.outcome,
     };
