@@ -5,7 +5,7 @@
 use crate::board::Board;
 use crate::rules::judge_move;
 pub use crate::rules::Verdict;
-use crate::types::{Coord, Rule};
+use crate::types::{Color, Coord, Rule};
 
 pub struct Referee {
     board: Board,
@@ -27,6 +27,10 @@ impl Referee {
     /// Plays `c` for the side to move; call after a `Normal` or `Win` verdict.
     pub fn play(&mut self, c: Coord) -> Result<(), String> {
         self.board.play(c).map_err(|e| e.to_string())
+    }
+
+    pub fn side_to_move(&self) -> Color {
+        self.board.side_to_move()
     }
 
     pub fn is_full(&self) -> bool {

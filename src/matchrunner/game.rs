@@ -153,18 +153,16 @@ fn loss(loser: Color, reason: EndReason, detail: String) -> Ended {
     }
 }
 
-/// Plays one game from `opening` (stones in move order, black first). `engines[0]` has
-/// black. The engines stay running afterwards (the next
-/// game starts with a new `START`) unless the outcome names one as faulty.
+/// Plays one game from `opening` (stones in move order, black first); `players[0]` has
+/// black. The engines stay running afterwards (the next game starts with a new `START`);
+/// the caller restarts the one the outcome names as faulty.
 pub fn play_game(
-    engines: [&mut Engine; 2],
+    mut players: [&mut Engine; 2],
     setup: &GameSetup,
     opening: &[Coord],
     mut referee: Referee,
 ) -> GameOutcome {
     let mut moves = Vec::new();
-    let [black, white] = engines;
-    let mut players = [black, white];
     let ended = run(&mut players, setup, opening, &mut referee, &mut moves);
     GameOutcome {
         winner: ended.winner,
@@ -188,11 +186,7 @@ fn run(
         }
     }
     for (i, &c) in opening.iter().enumerate() {
-        let color = if i % 2 == 0 {
-            Color::Black
-        } else {
-            Color::White
-        };
+        let color = referee.side_to_move();
         if referee.judge(c) != Verdict::Normal || referee.play(c).is_err() {
             // Openings are validated before the match; reaching this is a runner bug, so
             // nobody is blamed.
@@ -217,23 +211,16 @@ fn run(
         if setup.max_moves > 0 && referee.move_count() >= setup.max_moves {
             return draw(EndReason::MoveCap, "move cap reached");
         }
-        let color = if moves.len().is_multiple_of(2) {
-            Color::Black
-        } else {
-            Color::White
-        };
+        let color = referee.side_to_move();
         let side = color.index();
-        let commands = move_request(color, has_moved[side], moves);
-        has_moved[side] = true;
         let clock = &mut clocks[side];
+        let mut commands = vec![format!("INFO time_left {}", clock.time_left_info())];
+        commands.extend(move_request(color, has_moved[side], moves));
+        has_moved[side] = true;
         let engine = &mut *players[side];
         let started = Instant::now();
-        let reply = send_all(
-            engine,
-            &[format!("INFO time_left {}", clock.time_left_info())],
-        )
-        .and_then(|_| send_all(engine, &commands))
-        .and_then(|_| engine.read_reply(started + clock.allowance()));
+        let reply = send_all(engine, &commands)
+            .and_then(|_| engine.read_reply(started + clock.allowance()));
         let elapsed = started.elapsed();
         let reply = match reply {
             Ok(line) => line,
