@@ -6,7 +6,12 @@
 //! library never depends on them.
 
 pub mod board;
+pub mod engine;
+pub mod eval;
 pub mod matchrunner;
+pub mod movegen;
 pub mod pattern;
 pub mod rules;
+pub mod search;
+pub mod tt;
 pub mod types;
