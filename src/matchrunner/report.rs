@@ -70,8 +70,12 @@ pub fn progress_line(config: &MatchConfig, game: &GameReport, state: &MatchState
         format!(", opening line {}", game.opening.line)
     };
     let t = &state.tally;
+    let llr = state
+        .llr
+        .map(|llr| format!(" LLR {:.2}", llr))
+        .unwrap_or_default();
     format!(
-        "game {:>3}/{}: {} ({}) vs {}{}: {} {} ({}), {} stones, {:.1} s [{}-{}-{}]",
+        "game {:>3}/{}: {} ({}) vs {}{}: {} {} ({}), {} stones, {:.1} s [{}-{}-{}{}]",
         game.index + 1,
         config.games,
         names[0],
@@ -85,7 +89,8 @@ pub fn progress_line(config: &MatchConfig, game: &GameReport, state: &MatchState
         game.wall.as_secs_f64(),
         t.wins,
         t.losses,
-        t.draws
+        t.draws,
+        llr
     )
 }
 
@@ -206,4 +211,61 @@ pub fn final_table(config: &MatchConfig, result: &MatchResult) -> String {
         out.push_str(&format!("Warning: {}\n", warning));
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::matchrunner::game::GameOutcome;
+    use crate::matchrunner::opening::{Opening, Pairing};
+    use std::time::Duration;
+
+    fn game(
+        index: usize,
+        black_engine: usize,
+        winner: Option<Color>,
+        reason: EndReason,
+    ) -> GameReport {
+        GameReport {
+            index,
+            pairing: Pairing {
+                opening: 0,
+                first_engine_black: black_engine == 0,
+            },
+            black_engine,
+            opening: Opening::empty(),
+            outcome: GameOutcome {
+                winner,
+                reason,
+                detail: String::new(),
+                moves: Vec::new(),
+                logs: [Vec::new(), Vec::new()],
+            },
+            wall: Duration::ZERO,
+        }
+    }
+
+    #[test]
+    fn standings_split_by_engine_colour_and_reason() {
+        let games = [
+            game(0, 0, Some(Color::Black), EndReason::Five),
+            game(1, 1, Some(Color::Black), EndReason::Timeout),
+            game(2, 0, None, EndReason::BoardFull),
+            game(3, 1, Some(Color::White), EndReason::Crash),
+        ];
+        let [first, second] = standings(&games);
+        let tally = |wins, losses, draws| Tally {
+            wins,
+            losses,
+            draws,
+        };
+        // Engine 0: black in games 0 and 2 (win, draw), white in 1 and 3 (loss, win).
+        assert_eq!(first.by_color, [tally(1, 0, 1), tally(1, 1, 0)]);
+        assert_eq!(first.losses_by_reason.get(&EndReason::Timeout), Some(&1));
+        assert_eq!(first.total(), tally(2, 1, 1));
+        assert_eq!(second.by_color, [tally(1, 1, 0), tally(0, 1, 1)]);
+        assert_eq!(second.losses_by_reason.get(&EndReason::Five), Some(&1));
+        assert_eq!(second.losses_by_reason.get(&EndReason::Crash), Some(&1));
+        assert_eq!(second.losses_by_reason.len(), 2);
+    }
 }
