@@ -244,13 +244,16 @@ impl Engine {
         stop: &AtomicBool,
         report: &mut dyn FnMut(&SearchReport),
     ) -> Result<Coord, EngineError> {
-        let board = self.board.as_mut().ok_or(EngineError::NoBoard)?;
+        let board = self.board.as_ref().ok_or(EngineError::NoBoard)?;
         if board.is_full() {
             return Err(EngineError::BoardFull);
         }
         let limits = time_limits(&self.settings, board, started);
         self.search.set_tt_bytes(tt_bytes(&self.settings));
-        let best = self.search.search(board, &limits, stop, report);
+        // The search works on a copy: whatever happens inside it (even a panic caught by
+        // the protocol), the engine's own position stays intact.
+        let mut scratch = board.clone();
+        let best = self.search.search(&mut scratch, &limits, stop, report);
         Ok(board.coord(best))
     }
 

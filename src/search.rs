@@ -551,6 +551,8 @@ impl<'a> Worker<'a> {
     }
 }
 
+// A short-lived local of every node: boxing the list would cost an allocation per node.
+#[allow(clippy::large_enum_variant)]
 enum Forced {
     Won(Value),
     Lost(Value),

@@ -418,7 +418,6 @@ fn the_command_line_rejects_bad_options() {
 }
 
 #[test]
-#[ignore = "pbrain-wuzi has no protocol layer yet (lands on main later); un-ignore after merging it"]
 fn two_real_brains_finish_a_short_match_with_records() {
     let wuzi = EngineSpec::new(env!("CARGO_BIN_EXE_pbrain-wuzi"));
     let mut second = wuzi.clone();
