@@ -184,6 +184,25 @@ fn banner_before_about_shifts_every_answer_and_loses() {
 }
 
 #[test]
+fn a_brain_runs_in_its_own_directory_from_a_relative_path() {
+    // Integration tests run in the package root, so the path below is relative to it.
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let relative = Path::new(TESTBRAIN)
+        .strip_prefix(root)
+        .unwrap()
+        .to_path_buf();
+    assert!(relative.is_relative());
+    let dir = scratch("workdir");
+    let mut spec = brain("here", &["legal", "log=commands.txt"]);
+    spec.path = relative;
+    spec.dir = Some(dir.clone());
+    let result = play(&config(spec, brain("legal", &["legal"]), 1));
+    assert_eq!(result.state.games[0].outcome.reason, EndReason::Five);
+    // The relative log file landed in the brain's working directory.
+    assert_eq!(commands(&dir.join("commands.txt"))[0], "ABOUT");
+}
+
+#[test]
 fn missing_executable_loses_every_game_as_a_crash() {
     let mut missing = brain("missing", &[]);
     missing.path = PathBuf::from("/nonexistent/pbrain-nothing");

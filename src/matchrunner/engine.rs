@@ -75,7 +75,7 @@ impl Engine {
     /// whatever it is. A brain that prints a banner first has its banner taken as the
     /// answer, and its real answer will then be a bad reply to `START`.
     pub fn launch(spec: &EngineSpec, about_timeout: Duration) -> Result<Engine, String> {
-        let mut command = Command::new(&spec.path);
+        let mut command = Command::new(program_path(spec));
         command
             .args(&spec.args)
             .stdin(Stdio::piped())
@@ -212,6 +212,20 @@ impl Drop for Engine {
         }
         let _ = self.child.wait();
     }
+}
+
+/// The program to start. A relative path such as `target/release/pbrain-wuzi` means
+/// relative to our working directory even when the brain runs elsewhere (whether the OS
+/// resolves it against the parent's or the child's directory is platform-specific).
+/// A bare name is left for the PATH lookup.
+fn program_path(spec: &EngineSpec) -> PathBuf {
+    let relative_path = spec.path.is_relative() && spec.path.components().count() > 1;
+    if spec.dir.is_some() && relative_path {
+        if let Ok(cwd) = std::env::current_dir() {
+            return cwd.join(&spec.path);
+        }
+    }
+    spec.path.clone()
 }
 
 /// How long a brain may take to exit after `END` (managers allow 0.5–1 s).
