@@ -185,6 +185,8 @@ pub fn final_table(config: &MatchConfig, result: &MatchResult) -> String {
         ));
     }
     let thinking_ms: u64 = state.games.iter().map(GameReport::thinking_ms).sum();
+    // Overhead: the share of the workers' time not spent waiting for moves (launching
+    // brains, START, records, quitting). With -j N it assumes all N workers stay busy.
     let workers = config.concurrency.clamp(1, config.games.max(1)) as f64;
     let busy = result.wall.as_secs_f64() * workers;
     let overhead = if busy > 0.0 {

@@ -199,15 +199,6 @@ fn worker(
         let black_engine = if pairing.first_engine_black { 0 } else { 1 };
         let began = Instant::now();
         let outcome = play_one(config, &mut engines, black_engine, &opening, shared);
-        // A brain that lost through its own fault may be hung or confused: start afresh.
-        if let Some(color) = outcome.faulty() {
-            let engine = if color == Color::Black {
-                black_engine
-            } else {
-                1 - black_engine
-            };
-            engines[engine] = None;
-        }
         let report = GameReport {
             index,
             pairing,
@@ -216,6 +207,10 @@ fn worker(
             outcome,
             wall: began.elapsed(),
         };
+        // A brain that lost through its own fault may be hung or confused: start afresh.
+        if let Some(color) = report.outcome.faulty() {
+            engines[report.engine_of(color)] = None;
+        }
         let warning = save_game(config, &report).err();
         let Ok(mut s) = shared.lock() else { return };
         let state = &mut s.state;
