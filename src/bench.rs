@@ -66,7 +66,7 @@ pub fn search_positions(depth: i32) -> (BenchResult, std::time::Duration) {
         let mut state = SearchState::new();
         state.set_tt_bytes(TT_BYTES);
         let stop = AtomicBool::new(false);
-        let outcome = state.evaluate(&mut board, &SearchLimits::depth(depth), &stop);
+        let outcome = state.evaluate(&mut board, SearchLimits::depth(depth), &stop);
         nodes += outcome.nodes;
         mix(outcome.nodes);
         mix(outcome.best.0 as u64);

@@ -7,13 +7,16 @@
 
 pub mod bench;
 pub mod board;
+pub mod config;
 pub mod engine;
 pub mod eval;
+pub mod logging;
 pub mod matchrunner;
 pub mod movegen;
 pub mod pattern;
 pub mod protocol;
 pub mod rules;
 pub mod search;
+pub mod time;
 pub mod tt;
 pub mod types;

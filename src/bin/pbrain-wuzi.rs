@@ -6,7 +6,7 @@ use std::process::ExitCode;
 fn main() -> ExitCode {
     // stdout belongs to the protocol and Piskvork merges stderr into it: a panic message
     // must never reach either. Panics go to the log (when one is configured).
-    std::panic::set_hook(Box::new(|info| log::error!("panic: {info}")));
+    wuzi::logging::install_panic_hook();
     let args: Vec<String> = std::env::args().skip(1).collect();
     match args.first().map(String::as_str) {
         Some("bench") => {
@@ -23,7 +23,17 @@ fn main() -> ExitCode {
             ExitCode::SUCCESS
         }
         _ => {
-            wuzi::protocol::run(std::io::stdin(), std::io::stdout());
+            let config = wuzi::config::Config::load();
+            let log_dir = wuzi::logging::log_dir(None, wuzi::config::exe_dir().as_deref());
+            if let Some(warning) = wuzi::logging::init(
+                wuzi::logging::LogSettings::from_config(&config),
+                log_dir.as_deref(),
+            ) {
+                // Reported with the configuration's own warnings at the first command.
+                config.add_warning(warning);
+            }
+            let engine = wuzi::engine::Engine::with_config(config);
+            wuzi::protocol::run(engine, std::io::stdin(), std::io::stdout());
             ExitCode::SUCCESS
         }
     }

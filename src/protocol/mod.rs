@@ -9,7 +9,7 @@ pub mod output;
 pub mod reader;
 
 use crate::engine::{Engine, EngineError, Owner, Swap2Reply};
-use crate::search::SearchReport;
+use crate::search::{SearchEvent, SearchReport};
 use crate::types::{Coord, Rule};
 use command::{
     is_done, looks_like_command, parse_command, parse_coord, parse_stone_line, Command, ParseError,
@@ -23,12 +23,12 @@ use std::sync::atomic::Ordering;
 use std::sync::mpsc::Receiver;
 use std::sync::Arc;
 
-/// Runs the protocol on `input`/`output` until `END` or end of input.
-pub fn run<R: Read + Send + 'static, W: Write>(input: R, output: W) {
+/// Runs the protocol for `engine` on `input`/`output` until `END` or end of input.
+pub fn run<R: Read + Send + 'static, W: Write>(engine: Engine, input: R, output: W) {
     let signals = Arc::new(Signals::default());
     let lines = reader::spawn(input, Arc::clone(&signals));
     let mut session = Session {
-        engine: Engine::new(),
+        engine,
         out: Output::new(output),
         signals,
         lines,
@@ -88,6 +88,9 @@ impl<W: Write> Session<W> {
     }
 
     fn flush_notes(&mut self) {
+        if let Some(notice) = self.engine.take_notice() {
+            self.notes.push(notice);
+        }
         for note in std::mem::take(&mut self.notes) {
             self.out.message(&note);
         }
@@ -176,9 +179,14 @@ impl<W: Write> Session<W> {
         let engine = &mut self.engine;
         let signals = &self.signals;
         let searched = catch_unwind(AssertUnwindSafe(|| {
-            engine.think(line.read_at, &signals.stop, &mut |r: &SearchReport| {
-                out.message(&describe(r))
-            })
+            engine.think(
+                line.read_at,
+                &signals.stop,
+                &mut |event: &SearchEvent| match event {
+                    SearchEvent::Iteration(r) => out.message(&describe(r)),
+                    SearchEvent::Note(text) => out.message(text),
+                },
+            )
         }));
         let choice = match searched {
             Ok(Ok(c)) => Ok(c),
@@ -296,7 +304,7 @@ impl<W: Write> Session<W> {
         match (key, number) {
             ("timeout_turn", Ok(v)) if v >= 0 => settings.timeout_turn = v as u64,
             ("timeout_match", Ok(v)) if v >= 0 => settings.timeout_match = v as u64,
-            ("time_left", Ok(v)) => settings.time_left = v,
+            ("time_left", Ok(v)) => settings.time_left = Some(v),
             ("max_memory", Ok(v)) if v >= 0 => settings.max_memory = v as u64,
             ("game_type", Ok(v)) => settings.game_type = v,
             ("thread_num", Ok(v)) if v >= 1 => settings.thread_num = v as usize,
@@ -306,7 +314,13 @@ impl<W: Write> Session<W> {
             ("show_detail", Ok(v)) => settings.show_detail = v != 0,
             ("pondering", Ok(_)) => {} // no pondering: GomocupJudge suspends us between moves
             ("rule", Ok(v)) => self.engine.set_rule(Rule::from_info(v)),
-            ("folder", _) => settings.folder = Some(value.to_string()),
+            ("folder", _) => {
+                settings.folder = Some(value.to_string());
+                if let Some(warning) = crate::logging::use_info_folder(std::path::Path::new(value))
+                {
+                    self.notes.push(warning);
+                }
+            }
             ("evaluate", _) => {} // debug only: never answered on stdout
             (
                 "timeout_turn" | "timeout_match" | "time_left" | "max_memory" | "game_type"
