@@ -111,8 +111,9 @@ impl fmt::Display for EndReason {
 pub struct PlayedMove {
     pub coord: Coord,
     pub color: Color,
-    /// Thinking time in ms (0 for opening stones).
-    pub time_ms: u64,
+    /// Thinking time (zero for opening stones), kept exact so that the runner's overhead
+    /// can be measured; records round it to ms.
+    pub time: Duration,
     pub from_opening: bool,
 }
 
@@ -198,7 +199,7 @@ fn run(
         moves.push(PlayedMove {
             coord: c,
             color,
-            time_ms: 0,
+            time: Duration::ZERO,
             from_opening: true,
         });
     }
@@ -252,7 +253,7 @@ fn run(
         moves.push(PlayedMove {
             coord: c,
             color,
-            time_ms: elapsed.as_millis() as u64,
+            time: elapsed,
             from_opening: false,
         });
         if verdict == Verdict::Win {
@@ -345,7 +346,7 @@ mod tests {
         PlayedMove {
             coord: Coord::new(x, y),
             color,
-            time_ms: 0,
+            time: Duration::ZERO,
             from_opening: true,
         }
     }

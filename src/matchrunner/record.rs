@@ -93,7 +93,7 @@ pub fn to_psq(info: &RecordInfo) -> String {
             "{},{},{}\n",
             m.coord.x + 1,
             m.coord.y + 1,
-            m.time_ms
+            m.time.as_millis()
         ));
     }
     // Names on their own lines; a newline inside a name would break the format.
@@ -113,12 +113,13 @@ fn one_line(text: &str) -> String {
 mod tests {
     use super::*;
     use crate::matchrunner::game::PlayedMove;
+    use std::time::Duration;
 
     fn outcome(winner: Option<Color>, reason: EndReason) -> GameOutcome {
         let mv = |x, y, color, from_opening| PlayedMove {
             coord: Coord::new(x, y),
             color,
-            time_ms: if from_opening { 0 } else { 120 },
+            time: Duration::from_millis(if from_opening { 0 } else { 120 }),
             from_opening,
         };
         GameOutcome {

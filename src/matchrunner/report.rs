@@ -184,13 +184,13 @@ pub fn final_table(config: &MatchConfig, result: &MatchResult) -> String {
             sprt.decide(&state.tally).name()
         ));
     }
-    let thinking_ms: u64 = state.games.iter().map(GameReport::thinking_ms).sum();
+    let thinking: f64 = state.games.iter().map(|g| g.thinking().as_secs_f64()).sum();
     // Overhead: the share of the workers' time not spent waiting for moves (launching
     // brains, START, records, quitting). With -j N it assumes all N workers stay busy.
     let workers = config.concurrency.clamp(1, config.games.max(1)) as f64;
     let busy = result.wall.as_secs_f64() * workers;
     let overhead = if busy > 0.0 {
-        100.0 * (1.0 - thinking_ms as f64 / 1000.0 / busy)
+        100.0 * (1.0 - thinking / busy)
     } else {
         0.0
     };
@@ -199,7 +199,7 @@ pub fn final_table(config: &MatchConfig, result: &MatchResult) -> String {
         state.games.len(),
         result.wall.as_secs_f64(),
         workers,
-        thinking_ms as f64 / 1000.0,
+        thinking,
         overhead
     ));
     if result.stopped_early {

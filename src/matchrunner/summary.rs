@@ -81,7 +81,7 @@ pub fn summary_json(config: &MatchConfig, result: &MatchResult) -> String {
                 json_string(&g.outcome.detail),
                 g.outcome.moves.len(),
                 g.wall.as_millis(),
-                g.thinking_ms(),
+                g.thinking().as_millis(),
                 json_string(&game_file_stem(g.index)),
             )
         })

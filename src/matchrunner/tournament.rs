@@ -73,9 +73,9 @@ impl GameReport {
         }
     }
 
-    /// Thinking time of all non-opening moves, in ms.
-    pub fn thinking_ms(&self) -> u64 {
-        self.outcome.moves.iter().map(|m| m.time_ms).sum()
+    /// Thinking time of all moves (opening stones count zero).
+    pub fn thinking(&self) -> Duration {
+        self.outcome.moves.iter().map(|m| m.time).sum()
     }
 }
 
