@@ -202,15 +202,9 @@ impl<W: Write> Session<W> {
         // off-board, a renju foul) or none at all loses it, any legal cell may not.
         let choice = match searched {
             Ok(Ok(c)) if self.is_legal(c) => Ok(c),
-            Ok(Ok(c)) => {
-                log::error!("search chose the illegal move {c}; playing a fallback move");
-                self.fallback_move()
-            }
+            Ok(Ok(c)) => self.fallback_move(&format!("the search chose the illegal move {c}")),
             Ok(Err(e)) => Err(e.to_string()),
-            Err(_) => {
-                log::error!("search panicked; playing a fallback move");
-                self.fallback_move()
-            }
+            Err(_) => self.fallback_move("the search panicked"),
         };
         if self.signals.end.load(Ordering::SeqCst) {
             return;
@@ -230,8 +224,13 @@ impl<W: Write> Session<W> {
             .is_some_and(|p| rules::is_legal_for(&mut b.clone(), p, b.side_to_move()))
     }
 
-    /// The legal cell nearest the centre; an empty one if every empty cell is a foul.
-    fn fallback_move(&self) -> Result<Coord, String> {
+    /// The legal cell nearest the centre (an empty one if every empty cell is a foul),
+    /// played because of the bug `what`. The bug is logged and shown in a `MESSAGE`, so
+    /// a fallback move never goes unnoticed (the protocol tests fail on it).
+    fn fallback_move(&mut self, what: &str) -> Result<Coord, String> {
+        log::error!("{what}; playing a fallback move");
+        self.out
+            .message(&format!("internal error: {what}; playing a fallback move"));
         let b = self.engine.board().ok_or("no board: send START first")?;
         let centre = Coord::new(b.width() as i32 / 2, b.height() as i32 / 2);
         let nearest = |legal: &dyn Fn(Coord) -> bool| {

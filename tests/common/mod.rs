@@ -161,12 +161,16 @@ impl Brain {
     }
 
     /// The next line that is not `MESSAGE …`/`DEBUG …` (which a brain may write any
-    /// time before a reply).
+    /// time before a reply). A `MESSAGE internal error…` (the brain covering a bug of
+    /// its own with a fallback move) fails the test.
     pub fn reply_within(&mut self, timeout: Duration) -> String {
         let deadline = Instant::now() + timeout;
         loop {
             let left = deadline.saturating_duration_since(Instant::now());
             let line = self.line_within(left);
+            if line.starts_with("MESSAGE internal error") {
+                self.fail(&format!("the brain reported a bug of its own: {line:?}"));
+            }
             if !is_info_line(&line) {
                 return line;
             }
