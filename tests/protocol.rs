@@ -736,6 +736,16 @@ fn end_while_thinking_exits_promptly_without_a_move() {
     eprintln!("END (thinking) -> exit in {:?}", sent.elapsed());
 }
 
+/// A manager that dies closes the pipe: the brain must not linger.
+#[test]
+fn end_of_input_exits() {
+    let mut brain = Brain::spawn();
+    brain.send("START 15");
+    brain.expect("OK");
+    brain.close_stdin();
+    brain.expect_exit_within(ms(2000), false);
+}
+
 // ---------------------------------------------------------------- time safety
 
 #[test]

@@ -119,6 +119,12 @@ impl Brain {
         self.send_raw(text.as_bytes());
     }
 
+    /// Closes the brain's stdin (the manager went away).
+    pub fn close_stdin(&mut self) {
+        self.transcript.push("> (end of input)".to_string());
+        self.stdin = None;
+    }
+
     /// Panics with the transcript so far.
     pub fn fail(&self, why: &str) -> ! {
         let tail: Vec<&String> = self.transcript.iter().rev().take(40).rev().collect();
