@@ -76,6 +76,17 @@ fn play_out(
     }
 }
 
+/// When the brain is white, the tester opens in the centre; returns its move.
+fn tester_opens(referee: &mut Referee, brain_black: bool) -> Option<Coord> {
+    if brain_black {
+        return None;
+    }
+    let b = &referee.board;
+    let t = c(b.width() as i32 / 2, b.height() as i32 / 2);
+    referee.tester_plays(t);
+    Some(t)
+}
+
 /// The Piskvork way of asking: `BEGIN` on an empty board, `TURN` after.
 fn piskvork_ask(wait: Duration) -> impl FnMut(&mut Brain, &Referee, Option<Coord>) -> Coord {
     move |b, _, last| {
@@ -99,14 +110,7 @@ fn full_game(rule: Rule, size: usize, brain_black: bool) -> GameEnd {
         &format!("INFO rule {}", rule.info_value()),
     ]);
     let mut referee = Referee::new(size, size, rule);
-    let first = if brain_black {
-        None
-    } else {
-        let centre = size as i32 / 2;
-        let t = c(centre, centre);
-        referee.tester_plays(t);
-        Some(t)
-    };
+    let first = tester_opens(&mut referee, brain_black);
     let end = play_out(
         &mut brain,
         &mut referee,
@@ -196,14 +200,7 @@ fn piskvork_like_session() {
             brain.expect("OK");
         }
         let mut referee = Referee::new(15, 15, Rule::Freestyle);
-        let brain_black = game == 0;
-        let first = if brain_black {
-            None
-        } else {
-            let t = c(7, 7);
-            referee.tester_plays(t);
-            Some(t)
-        };
+        let first = tester_opens(&mut referee, game == 0);
         let mut ask = |b: &mut Brain, _: &Referee, last: Option<Coord>| {
             b.send_lines(&["INFO time_left 180000"]);
             match last {
@@ -274,7 +271,7 @@ fn c_gomoku_cli_like_session() {
         ]);
         brain.send("START 15");
         brain.expect("OK");
-        // The opening comes as moves the manager plays for both sides ("offset" format).
+        // An opening position (the manager's "offset" list), sent with BOARD.
         let moves = [c(7, 7), c(8, 8), c(6, 8)];
         let mut referee = Referee::from_moves(15, rule, &moves);
         let mut clock: i64 = 60000;
@@ -363,11 +360,10 @@ fn yixin_like_session() {
         b.send("start 15");
         b.expect("OK");
         let stones = history(r);
+        b.send_position("yxboard", &stones);
         if asked % 2 == 1 {
-            b.send_position("yxboard", &stones);
             b.send("begin");
         } else {
-            b.send_position("yxboard", &stones);
             b.send_position("board", &stones);
         }
         b.move_within(ms(150) + SLACK)
