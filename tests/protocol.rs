@@ -732,6 +732,16 @@ fn end_while_thinking_exits_promptly_without_a_move() {
     eprintln!("END (thinking) -> exit in {:?}", sent.elapsed());
 }
 
+/// `END` inside a position block: the block is abandoned without a word.
+#[test]
+fn end_inside_a_block_exits_silently() {
+    let mut brain = Brain::spawn();
+    brain.send("START 15");
+    brain.expect("OK");
+    brain.send_lines(&["BOARD", "7,7,1", "END"]);
+    brain.expect_exit_within(ms(2000), false);
+}
+
 /// A manager that dies closes the pipe: the brain must not linger.
 #[test]
 fn end_of_input_exits() {
