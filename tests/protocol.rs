@@ -738,6 +738,8 @@ fn end_inside_a_block_exits_silently() {
     let mut brain = Brain::spawn();
     brain.send("START 15");
     brain.expect("OK");
+    // Let the brain go idle first, so the block is read as a command.
+    brain.expect_silence(ms(100));
     brain.send_lines(&["BOARD", "7,7,1", "END"]);
     brain.expect_exit_within(ms(2000), false);
 }
