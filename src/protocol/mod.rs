@@ -30,7 +30,7 @@ pub fn run<R: Read + Send + 'static, W: Write>(engine: Engine, input: R, output:
     let lines = reader::spawn(input, Arc::clone(&signals));
     let mut session = Session {
         engine,
-        out: Output::new(output),
+        out: Output::new(output, Arc::clone(&signals)),
         signals,
         lines,
         replay: VecDeque::new(),
@@ -206,9 +206,6 @@ impl<W: Write> Session<W> {
             Ok(Err(e)) => Err(e.to_string()),
             Err(_) => self.fallback_move("the search panicked"),
         };
-        if self.signals.end.load(Ordering::SeqCst) {
-            return;
-        }
         match choice.and_then(|c| self.engine.play(c).map(|_| c).map_err(|e| e.to_string())) {
             Ok(c) => self.out.line(&format!("{},{}", c.x, c.y)),
             Err(e) => self.out.error(&e),
