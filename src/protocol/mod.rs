@@ -102,16 +102,15 @@ impl<W: Write> Session<W> {
     /// The command gets one `ERROR` instead of its reply. (A move search has its own
     /// guard that still plays a move.)
     fn handle_guarded(&mut self, cmd: Command, line: &Line) {
-        let name = format!("{cmd:?}");
-        if catch_unwind(AssertUnwindSafe(|| self.handle(cmd, line))).is_err() {
-            log::error!("panic while handling {name}");
+        if catch_unwind(AssertUnwindSafe(|| self.handle(&cmd, line))).is_err() {
+            log::error!("panic while handling {cmd:?}");
             self.out
-                .error(&format!("internal error while handling {name}"));
+                .error(&format!("internal error while handling {cmd:?}"));
         }
     }
 
-    fn handle(&mut self, cmd: Command, line: &Line) {
-        match cmd {
+    fn handle(&mut self, cmd: &Command, line: &Line) {
+        match *cmd {
             Command::Start(n) => {
                 let result = self.engine.start(n, n);
                 self.reply_ok(result);
