@@ -261,10 +261,7 @@ impl<'a> Worker<'a> {
 
     fn iterate(&mut self, report: &mut dyn FnMut(&SearchEvent)) -> Outcome {
         let mut root_moves = self.root_moves();
-        let fallback = root_moves
-            .first()
-            .map(|m| m.pos)
-            .unwrap_or_else(|| any_empty(self.board));
+        let fallback = root_moves.first().map_or(Pos::NONE, |m| m.pos);
         let mut best = Outcome {
             best: fallback,
             value: 0,
@@ -356,21 +353,11 @@ impl<'a> Worker<'a> {
         if moves.is_empty() {
             moves = movegen::candidates(self.board);
         }
-        if moves.is_empty() {
-            moves.push(ScoredMove {
-                pos: movegen::centre(self.board),
-                score: 0,
-            });
-        }
         self.retain_legal(&mut moves);
         if moves.is_empty() {
-            // Every sensible cell is forbidden: any legal empty cell will do.
-            let mut scratch = self.board.clone();
-            if let Some(p) = self
-                .board
-                .positions()
-                .find(|&p| rules::is_legal_for(&mut scratch, p, us))
-            {
+            // Nothing sensible (an empty board, or every candidate forbidden): the legal
+            // cell nearest the centre.
+            if let Some(p) = movegen::nearest_to_centre(self.board) {
                 moves.push(ScoredMove { pos: p, score: 0 });
             }
         }
@@ -858,13 +845,6 @@ fn caro_blocking_cells(board: &Board, f: Pos, attacker: Color) -> Vec<Pos> {
         }
     }
     out
-}
-
-fn any_empty(board: &Board) -> Pos {
-    board
-        .positions()
-        .find(|&p| board.is_empty(p))
-        .unwrap_or(Pos::NONE)
 }
 
 /// Wins and losses are stored relative to the node, not the root, so a stored mate

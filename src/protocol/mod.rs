@@ -228,16 +228,8 @@ impl<W: Write> Session<W> {
         self.out
             .message(&format!("internal error: {what}; playing a fallback move"));
         let b = self.engine.board().ok_or("no board: send START first")?;
-        let centre = Coord::new(b.width() as i32 / 2, b.height() as i32 / 2);
-        let nearest = |legal: &dyn Fn(Coord) -> bool| {
-            b.positions()
-                .filter(|&p| b.is_empty(p))
-                .map(|p| b.coord(p))
-                .filter(|&c| legal(c))
-                .min_by_key(|c| ((c.x - centre.x).abs().max((c.y - centre.y).abs()), c.y, c.x))
-        };
-        nearest(&|c| self.is_legal(c))
-            .or_else(|| nearest(&|_| true))
+        crate::movegen::nearest_to_centre(b)
+            .map(|p| b.coord(p))
             .ok_or_else(|| "internal error and no empty cell".to_string())
     }
 
