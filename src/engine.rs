@@ -120,6 +120,7 @@ pub struct Engine {
     config: Config,
     time_params: TimeParams,
     search_options: search::SearchOptions,
+    eval_weights: crate::eval::EvalWeights,
     /// Started with the engine (at process start): the origin of every time stamp.
     clock: SystemClock,
 }
@@ -149,6 +150,7 @@ impl Engine {
             search: search::SearchState::new(),
             time_params: TimeParams::from_config(&config),
             search_options: search::SearchOptions::from_config(&config),
+            eval_weights: crate::eval::EvalWeights::from_config(&config),
             config,
             clock: SystemClock::new(),
         }
@@ -328,6 +330,7 @@ impl Engine {
                 .map_or(search::MAX_PLY as i32, |d| d.max(1) as i32),
             max_nodes: s.max_node.unwrap_or(u64::MAX),
             options: self.search_options,
+            eval: self.eval_weights,
         }
     }
 

@@ -14,7 +14,7 @@
 //! Forcing answers (step 2) do not use up depth, so four-chains are read to the end.
 
 use crate::board::{Board, Pos};
-use crate::eval::{self, Value, INFINITE, WIN, WIN_THRESHOLD};
+use crate::eval::{self, EvalWeights, Value, INFINITE, WIN, WIN_THRESHOLD};
 use crate::movegen::{self, MoveList, ScoredMove, Threat};
 use crate::pattern::Pattern;
 use crate::rules;
@@ -83,6 +83,7 @@ pub struct SearchLimits {
     pub max_depth: i32,
     pub max_nodes: u64,
     pub options: SearchOptions,
+    pub eval: EvalWeights,
 }
 
 impl SearchLimits {
@@ -94,6 +95,7 @@ impl SearchLimits {
             max_depth: depth,
             max_nodes: u64::MAX,
             options: SearchOptions::default(),
+            eval: EvalWeights::default(),
         }
     }
 }
@@ -501,7 +503,7 @@ impl<'a> Worker<'a> {
             return 0;
         }
         if ply >= MAX_PLY {
-            return eval::evaluate(self.board);
+            return self.limits.eval.evaluate(self.board);
         }
 
         // Steps 1–3: decided or forced.
@@ -557,7 +559,7 @@ impl<'a> Worker<'a> {
             && depth >= NULL_MIN_DEPTH
             && !self.after_null[ply]
             && beta.abs() < WIN_THRESHOLD
-            && eval::evaluate(self.board) >= beta
+            && self.limits.eval.evaluate(self.board) >= beta
         {
             let reduction = NULL_REDUCTION + depth / 6;
             self.board.make_null();
@@ -587,7 +589,7 @@ impl<'a> Worker<'a> {
             {
                 -(WIN - (ply as Value + 1))
             } else {
-                eval::evaluate(self.board)
+                self.limits.eval.evaluate(self.board)
             };
         }
         let new_depth = if is_forced { depth } else { depth - 1 };
@@ -663,7 +665,7 @@ impl<'a> Worker<'a> {
     /// this chain (negated): the chain is bounded in length and narrows after its start.
     fn quiescence(&mut self, mut alpha: Value, beta: Value, ply: usize, depth: i32) -> Value {
         let chain = -depth;
-        let stand_pat = eval::evaluate(self.board);
+        let stand_pat = self.limits.eval.evaluate(self.board);
         if stand_pat >= beta || ply >= MAX_PLY - 2 || chain >= MAX_QUIESCENCE_CHAIN {
             return stand_pat;
         }
