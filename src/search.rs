@@ -53,11 +53,12 @@ pub struct SearchOptions {
     pub late_move_reductions: bool,
 }
 
+/// Defaults decided by matches (see `config/wuzi.conf` for the figures).
 impl Default for SearchOptions {
     fn default() -> Self {
         SearchOptions {
-            null_move: true,
-            aspiration: true,
+            null_move: false,
+            aspiration: false,
             late_move_reductions: true,
         }
     }
