@@ -59,7 +59,7 @@ impl Default for SearchOptions {
         SearchOptions {
             null_move: false,
             aspiration: false,
-            late_move_reductions: true,
+            late_move_reductions: false,
         }
     }
 }
