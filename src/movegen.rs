@@ -112,7 +112,7 @@ pub struct ScoredMove {
 pub type MoveList = SmallVec<[ScoredMove; 64]>;
 
 /// Empty cells worth considering, each scored for the side to move as attack plus
-/// defence, best first; ties are broken by position so the order is deterministic.
+/// defence, in board order (callers order them: `sort_moves` or `keep_best`).
 /// A cell qualifies when some line through it holds a stone within reach of a five
 /// (its class is at least a two for one of the colours).
 pub fn candidates(board: &Board) -> MoveList {
@@ -132,7 +132,6 @@ pub fn candidates(board: &Board) -> MoveList {
         let score = cell_score(board, p, us) * 6 / 5 + cell_score(board, p, them);
         list.push(ScoredMove { pos: p, score });
     }
-    sort_moves(&mut list);
     list
 }
 
@@ -154,9 +153,24 @@ pub fn four_moves(board: &Board, color: Color) -> MoveList {
     list
 }
 
+/// Best first; ties by position, so the order is total and the search deterministic.
+fn better_first(a: &ScoredMove, b: &ScoredMove) -> std::cmp::Ordering {
+    b.score.cmp(&a.score).then(a.pos.cmp(&b.pos))
+}
+
 /// Sorts best first, ties by position.
 pub fn sort_moves(list: &mut MoveList) {
-    list.sort_unstable_by(|a, b| b.score.cmp(&a.score).then(a.pos.cmp(&b.pos)));
+    list.sort_unstable_by(better_first);
+}
+
+/// Keeps only the `keep` best moves, sorted best first. Partitioning first costs linear
+/// time instead of sorting every candidate of a node that will only try a few.
+pub fn keep_best(list: &mut MoveList, keep: usize) {
+    if list.len() > keep && keep > 0 {
+        list.select_nth_unstable_by(keep - 1, better_first);
+        list.truncate(keep);
+    }
+    sort_moves(list);
 }
 
 /// The cells where `color` makes five.

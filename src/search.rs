@@ -355,6 +355,7 @@ impl<'a> Worker<'a> {
         };
         if moves.is_empty() {
             moves = movegen::candidates(self.board);
+            movegen::sort_moves(&mut moves);
         }
         self.retain_legal(&mut moves);
         if moves.is_empty() {
@@ -774,9 +775,10 @@ impl<'a> Worker<'a> {
             }
             m.score += self.history[m.pos.index()][us.index()].min(1 << 20) >> 6;
         }
-        movegen::sort_moves(&mut moves);
         if !threatened && ply > 0 {
-            moves.truncate(MAX_INTERIOR_MOVES);
+            movegen::keep_best(&mut moves, MAX_INTERIOR_MOVES);
+        } else {
+            movegen::sort_moves(&mut moves);
         }
         moves
     }
