@@ -40,3 +40,17 @@ have_wine() { command -v wine >/dev/null && command -v wineboot >/dev/null && co
 wine_prefix_ready() {
     [[ -f "$WINEPREFIX/system.reg" && -f "$WINEPREFIX/drive_c/windows/system32/bcryptprimitives.dll" ]]
 }
+
+# Unpacks the Gomocup ZIP ($1) into a fresh folder ($2), as a user would.
+unpack_zip() {
+    rm -rf "$2"
+    mkdir -p "$2"
+    python3 -c 'import sys, zipfile; zipfile.ZipFile(sys.argv[1]).extractall(sys.argv[2])' "$1" "$2"
+}
+
+# Starts this prefix's wineserver ahead of the brain and keeps it up for a while after the
+# last Wine process, so Wine's own start-up and shut-down are not charged to the brain.
+warm_wine() {
+    wineserver -p 60 >/dev/null 2>&1 || true
+    wine cmd /c exit >/dev/null 2>&1 || true
+}

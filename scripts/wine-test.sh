@@ -1,0 +1,77 @@
+#!/usr/bin/env bash
+# Tests the Windows tournament brain under Wine, as Gomocup/Piskvork would run it:
+#   builds and packages it (scripts/package-gomocup.sh), unpacks the ZIP into a fresh
+#   folder, starts pbrain-*.exe from another working directory and checks, with CR LF line
+#   ends throughout:
+#   - protocol: ABOUT -> one line, START 15 -> OK, INFO gets no reply, malformed lines ->
+#     ERROR/UNKNOWN, lower case / LF / lone CR accepted, TURN/RESTART/BEGIN, END exits fast;
+#   - the four Gomocup acceptance positions (shared/positions/gomocup-acceptance.txt).
+# Skips (exit 0, with a message) when the Windows target, the mingw linker or Wine is not
+# installed: run scripts/setup-windows-toolchain.sh first. --strict turns a skip into exit 2.
+#
+# Usage: scripts/wine-test.sh [--strict] [-v]
+# Env: WUZI_POSITIONS=path of gomocup-acceptance.txt (default: found beside the repo)
+#      WUZI_END_TIMEOUT=seconds the brain may take to exit after END (default 1.0)
+set -euo pipefail
+source "$(dirname "$0")/windows-common.sh"
+
+strict=0 verbose=()
+for arg in "$@"; do
+    case "$arg" in
+        --strict) strict=1 ;;
+        -v|--verbose) verbose=(-v) ;;
+        -h|--help) sed -n '2,16p' "$0"; exit 0 ;;
+        *) die "unknown option: $arg (see --help)" ;;
+    esac
+done
+
+skip() {
+    log "$*"
+    if (( strict )); then die "cannot run the Wine tests"; fi
+    log "SKIPPED: Wine tests not run (install with scripts/setup-windows-toolchain.sh)"
+    exit 0
+}
+
+have_windows_toolchain || { explain_windows_toolchain; skip "no Windows cross-toolchain"; }
+have_wine || skip "wine is not installed (Debian packages wine, wine64)"
+if ! wine_prefix_ready; then
+    "$REPO_ROOT/scripts/setup-windows-toolchain.sh" --no-install \
+        || skip "could not prepare the Wine prefix $WINEPREFIX"
+fi
+
+"$REPO_ROOT/scripts/package-gomocup.sh" --strict
+zip_path="$REPO_ROOT/target/gomocup/wuzi.zip"
+unpacked="$REPO_ROOT/target/gomocup/unpacked"
+unpack_zip "$zip_path" "$unpacked"
+exe="$(find "$unpacked" -maxdepth 1 -name 'pbrain-*.exe' | sort | head -n 1)"
+[[ -n "$exe" ]] || die "no pbrain-*.exe at the root of $zip_path"
+
+positions="${WUZI_POSITIONS:-}"
+if [[ -z "$positions" ]]; then
+    for cand in "$REPO_ROOT/../shared/positions/gomocup-acceptance.txt" \
+                "$REPO_ROOT/shared/positions/gomocup-acceptance.txt" \
+                /work/shared/positions/gomocup-acceptance.txt; do
+        if [[ -f "$cand" ]]; then positions="$cand"; break; fi
+    done
+fi
+
+# Managers start the brain from a folder of their own, not the executable's.
+workdir="$(mktemp -d)"
+trap 'rm -rf "$workdir"' EXIT
+warm_wine
+
+driver=(python3 "$REPO_ROOT/scripts/brain_driver.py")
+status=0
+log "protocol session against $(basename "$exe") under $(wine --version 2>/dev/null)"
+"${driver[@]}" protocol "${verbose[@]}" --cwd "$workdir" --reply-timeout 10 \
+    --move-timeout 30 --end-timeout "${WUZI_END_TIMEOUT:-1.0}" -- wine "$exe" || status=1
+if [[ -n "$positions" ]]; then
+    log "Gomocup acceptance positions from $positions"
+    "${driver[@]}" acceptance "${verbose[@]}" --cwd "$workdir" --positions "$positions" \
+        --turn-ms 2000 --move-timeout 30 --end-timeout 5 -- wine "$exe" || status=1
+else
+    log "acceptance positions not found (set WUZI_POSITIONS): acceptance checks not run"
+    status=1
+fi
+if (( status )); then log "FAILED"; else log "all Wine checks passed"; fi
+exit "$status"
