@@ -5,4 +5,7 @@
 //! `engine` → `protocol`. Side tools (match runner, bench, solver) use the library; the
 //! library never depends on them.
 
+pub mod board;
+pub mod pattern;
+pub mod rules;
 pub mod types;

@@ -163,7 +163,9 @@ pub fn parse_pos_sequence(text: &str) -> Option<Vec<Coord>> {
         while i < bytes.len() && bytes[i].is_ascii_digit() {
             i += 1;
         }
-        out.push(Coord::from_pos_notation(std::str::from_utf8(&bytes[start..i]).ok()?)?);
+        out.push(Coord::from_pos_notation(
+            std::str::from_utf8(&bytes[start..i]).ok()?,
+        )?);
     }
     Some(out)
 }
@@ -190,7 +192,10 @@ mod tests {
         assert_eq!(c, Coord::new(7, 7));
         assert_eq!(c.to_pos_notation(), "h8");
         let seq = parse_pos_sequence("h8h9i10").unwrap();
-        assert_eq!(seq, vec![Coord::new(7, 7), Coord::new(7, 8), Coord::new(8, 9)]);
+        assert_eq!(
+            seq,
+            vec![Coord::new(7, 7), Coord::new(7, 8), Coord::new(8, 9)]
+        );
         assert!(parse_pos_sequence("h").is_none());
         assert!(parse_pos_sequence("8h").is_none());
     }

@@ -1,0 +1,555 @@
+//! The board: stones, make/undo, Zobrist key, and the line pattern of every cell.
+//!
+//! Layout: cells live on a padded grid with a wall border `HALF_LINE` cells wide, so a
+//! step of up to five cells in any direction from a board cell never leaves the array and
+//! needs no bounds check. A cell is a `Pos` (an index into that grid).
+//!
+//! Incremental state, kept exact on make/undo:
+//! - `codes[pos][dir]`: the line code of the ten neighbours on each of the four lines,
+//!   for every cell (empty or not), updated by setting/clearing two bits in the twenty
+//!   cells within reach of a move;
+//! - `patterns[pos]`: for every empty cell, the class black and white would make on each
+//!   line by playing there (one table lookup per line);
+//! - `pattern_counts[color][class]`: how many (empty cell, line) pairs have each class,
+//!   so "does the opponent have a five point?" is a counter test.
+
+use crate::pattern::{self, slot_shift, Cell, Pattern, PatternTable, HALF_LINE};
+use crate::types::{Color, Coord, Rule};
+use once_cell::sync::Lazy;
+use std::fmt;
+
+/// Largest board side the protocol asks for.
+pub const MAX_SIZE: usize = 32;
+/// Smallest board side that still allows a five.
+pub const MIN_SIZE: usize = 5;
+/// Width of the padded grid: the board plus a wall border on each side.
+const MAX_STRIDE: usize = MAX_SIZE + 2 * HALF_LINE;
+/// Cells in the largest padded grid.
+pub const MAX_CELLS: usize = MAX_STRIDE * MAX_STRIDE;
+
+/// A cell index on the padded grid. `Pos::NONE` marks "no move" (and a null move).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
+pub struct Pos(pub u16);
+
+impl Pos {
+    pub const NONE: Pos = Pos(u16::MAX);
+
+    #[inline]
+    pub fn index(self) -> usize {
+        self.0 as usize
+    }
+
+    #[inline]
+    pub fn is_none(self) -> bool {
+        self == Pos::NONE
+    }
+}
+
+/// Why a board could not be made or a stone not placed.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum BoardError {
+    UnsupportedSize { width: usize, height: usize },
+    OffBoard(Coord),
+    Occupied(Coord),
+}
+
+impl fmt::Display for BoardError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            BoardError::UnsupportedSize { width, height } => write!(
+                f,
+                "unsupported board size {width}x{height} (sides must be {MIN_SIZE} to {MAX_SIZE})"
+            ),
+            BoardError::OffBoard(c) => write!(f, "{c} is off the board"),
+            BoardError::Occupied(c) => write!(f, "{c} is already occupied"),
+        }
+    }
+}
+
+impl std::error::Error for BoardError {}
+
+/// Zobrist keys for every padded cell and colour, from a fixed seed so hashes (and with
+/// them the search) are the same on every run.
+static ZOBRIST: Lazy<Box<[[u64; 2]]>> = Lazy::new(|| {
+    let mut state = 0x5745_5a49_0000_0001u64; // "WUZI" and a one: any fixed seed will do
+    let mut next = || {
+        // splitmix64: tiny, well mixed, and stable across crate versions.
+        state = state.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        let mut z = state;
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        z ^ (z >> 31)
+    };
+    (0..MAX_CELLS).map(|_| [next(), next()]).collect()
+});
+
+/// The per-cell class of each line for each colour: `[color][direction]`.
+pub type CellPatterns = [[Pattern; 4]; 2];
+
+#[derive(Clone)]
+pub struct Board {
+    width: usize,
+    height: usize,
+    rule: Rule,
+    table: &'static PatternTable,
+    /// Padded grid width: also the step of the vertical direction.
+    stride: usize,
+    /// Index step of each line direction: horizontal, vertical, diagonal, anti-diagonal.
+    steps: [isize; 4],
+    cells: Vec<Cell>,
+    codes: Vec<[u32; 4]>,
+    patterns: Vec<CellPatterns>,
+    pattern_counts: [[u32; Pattern::COUNT]; 2],
+    stone_counts: [usize; 2],
+    hash: u64,
+    side_to_move: Color,
+    history: Vec<Pos>,
+}
+
+impl Board {
+    /// An empty `width` × `height` board. Sides from 5 to 32.
+    pub fn new(width: usize, height: usize, rule: Rule) -> Result<Board, BoardError> {
+        if !(MIN_SIZE..=MAX_SIZE).contains(&width) || !(MIN_SIZE..=MAX_SIZE).contains(&height) {
+            return Err(BoardError::UnsupportedSize { width, height });
+        }
+        let stride = width + 2 * HALF_LINE;
+        let cell_count = stride * (height + 2 * HALF_LINE);
+        let s = stride as isize;
+        let mut board = Board {
+            width,
+            height,
+            rule,
+            table: pattern::table(rule),
+            stride,
+            steps: [1, s, s + 1, s - 1],
+            cells: vec![Cell::Wall; cell_count],
+            codes: vec![[0; 4]; cell_count],
+            patterns: vec![[[Pattern::Dead; 4]; 2]; cell_count],
+            pattern_counts: [[0; Pattern::COUNT]; 2],
+            stone_counts: [0; 2],
+            hash: 0,
+            side_to_move: Color::Black,
+            history: Vec::with_capacity(width * height),
+        };
+        for y in 0..height {
+            for x in 0..width {
+                let p = board.pos_unchecked(x as i32, y as i32);
+                board.cells[p.index()] = Cell::Empty;
+            }
+        }
+        for i in 0..cell_count {
+            for d in 0..4 {
+                board.codes[i][d] = board.compute_code(Pos(i as u16), d);
+            }
+        }
+        let all: Vec<Pos> = board.positions().collect();
+        for p in all {
+            board.refresh_patterns(p);
+            board.count_patterns(p, 1);
+        }
+        Ok(board)
+    }
+
+    pub fn width(&self) -> usize {
+        self.width
+    }
+    pub fn height(&self) -> usize {
+        self.height
+    }
+    pub fn rule(&self) -> Rule {
+        self.rule
+    }
+    pub fn side_to_move(&self) -> Color {
+        self.side_to_move
+    }
+    pub fn move_count(&self) -> usize {
+        self.history.len()
+    }
+    pub fn stone_count(&self, color: Color) -> usize {
+        self.stone_counts[color.index()]
+    }
+    pub fn is_full(&self) -> bool {
+        self.history.len() == self.width * self.height
+    }
+    /// The Zobrist key of the stones on the board.
+    pub fn hash(&self) -> u64 {
+        self.hash
+    }
+    /// The stones in the order they were placed.
+    pub fn history(&self) -> &[Pos] {
+        &self.history
+    }
+    pub fn last_move(&self) -> Option<Pos> {
+        self.history.last().copied()
+    }
+    /// Index step of direction `dir` (0 horizontal, 1 vertical, 2 diagonal, 3 anti-diagonal).
+    #[inline]
+    pub fn step(&self, dir: usize) -> isize {
+        self.steps[dir]
+    }
+    /// Number of cells in the padded grid (the range of `Pos` indices).
+    pub fn cell_count(&self) -> usize {
+        self.cells.len()
+    }
+
+    // ---- coordinates ----
+
+    pub fn contains(&self, c: Coord) -> bool {
+        c.x >= 0 && c.y >= 0 && (c.x as usize) < self.width && (c.y as usize) < self.height
+    }
+
+    #[inline]
+    fn pos_unchecked(&self, x: i32, y: i32) -> Pos {
+        Pos(((y as usize + HALF_LINE) * self.stride + x as usize + HALF_LINE) as u16)
+    }
+
+    /// The cell at `c`, or `None` off the board.
+    pub fn pos(&self, c: Coord) -> Option<Pos> {
+        self.contains(c).then(|| self.pos_unchecked(c.x, c.y))
+    }
+
+    pub fn coord(&self, p: Pos) -> Coord {
+        let i = p.index();
+        Coord::new(
+            (i % self.stride) as i32 - HALF_LINE as i32,
+            (i / self.stride) as i32 - HALF_LINE as i32,
+        )
+    }
+
+    /// Every board cell, row by row.
+    pub fn positions(&self) -> impl Iterator<Item = Pos> + '_ {
+        (0..self.height)
+            .flat_map(move |y| (0..self.width).map(move |x| self.pos_unchecked(x as i32, y as i32)))
+    }
+
+    /// The cell `k` steps from `p` along `dir` (may be a wall cell for |k| ≤ 5).
+    #[inline]
+    pub fn offset(&self, p: Pos, dir: usize, k: isize) -> Pos {
+        Pos((p.0 as isize + k * self.steps[dir]) as u16)
+    }
+
+    // ---- cell queries ----
+
+    #[inline]
+    pub fn cell(&self, p: Pos) -> Cell {
+        self.cells[p.index()]
+    }
+
+    #[inline]
+    pub fn is_empty(&self, p: Pos) -> bool {
+        self.cells[p.index()] == Cell::Empty
+    }
+
+    /// The stone at `c`; `None` when empty or off the board.
+    pub fn stone_at(&self, c: Coord) -> Option<Color> {
+        match self.pos(c).map(|p| self.cell(p)) {
+            Some(Cell::Black) => Some(Color::Black),
+            Some(Cell::White) => Some(Color::White),
+            _ => None,
+        }
+    }
+
+    /// The class `color` makes on line `dir` by playing the empty cell `p`.
+    #[inline]
+    pub fn pattern(&self, p: Pos, color: Color, dir: usize) -> Pattern {
+        self.patterns[p.index()][color.index()][dir]
+    }
+
+    /// All four line classes of an empty cell for both colours.
+    #[inline]
+    pub fn cell_patterns(&self, p: Pos) -> &CellPatterns {
+        &self.patterns[p.index()]
+    }
+
+    /// The class on line `dir` through `p` as if `color` stood on `p`, whatever `p` holds
+    /// now (looked up from the line code; used to inspect lines through placed stones).
+    #[inline]
+    pub fn line_class(&self, p: Pos, color: Color, dir: usize) -> Pattern {
+        self.table.lookup(self.codes[p.index()][dir])[color.index()]
+    }
+
+    /// The line code of `p` along `dir` (see `pattern`).
+    #[inline]
+    pub fn line_code(&self, p: Pos, dir: usize) -> u32 {
+        self.codes[p.index()][dir]
+    }
+
+    /// How many (empty cell, line) pairs give `color` the class `class`.
+    #[inline]
+    pub fn pattern_count(&self, color: Color, class: Pattern) -> u32 {
+        self.pattern_counts[color.index()][class as usize]
+    }
+
+    /// True when `color` has a cell that makes five on some line.
+    #[inline]
+    pub fn has_five_point(&self, color: Color) -> bool {
+        self.pattern_count(color, Pattern::Five) > 0
+    }
+
+    // ---- make / undo ----
+
+    /// Plays the side to move's stone at `c`, checking the coordinate.
+    pub fn play(&mut self, c: Coord) -> Result<(), BoardError> {
+        let p = self.pos(c).ok_or(BoardError::OffBoard(c))?;
+        if !self.is_empty(p) {
+            return Err(BoardError::Occupied(c));
+        }
+        self.make(p);
+        Ok(())
+    }
+
+    /// Places a stone of the side to move on the empty cell `p`.
+    #[inline]
+    pub fn make(&mut self, p: Pos) {
+        let color = self.side_to_move;
+        self.place(p, color);
+    }
+
+    /// Places a stone of `color` on the empty cell `p`; the side to move becomes the
+    /// colour with fewer stones after it (black on equal counts), which is `color`'s
+    /// opponent in an alternating game and the right side after a `BOARD` setup.
+    pub fn place(&mut self, p: Pos, color: Color) {
+        debug_assert!(self.is_empty(p), "place on a non-empty cell");
+        self.count_patterns(p, -1);
+        self.cells[p.index()] = Cell::stone(color);
+        self.hash ^= ZOBRIST[p.index()][color.index()];
+        self.stone_counts[color.index()] += 1;
+        self.history.push(p);
+        let bits = Cell::stone(color) as u32;
+        self.update_lines(p, |code, shift| *code |= bits << shift);
+        self.side_to_move = self.side_after_counts();
+        self.debug_check();
+    }
+
+    /// Takes back the last stone placed.
+    pub fn undo(&mut self) {
+        let Some(p) = self.history.pop() else {
+            debug_assert!(false, "undo on an empty history");
+            return;
+        };
+        let color = match self.cells[p.index()] {
+            Cell::Black => Color::Black,
+            _ => Color::White,
+        };
+        self.cells[p.index()] = Cell::Empty;
+        self.hash ^= ZOBRIST[p.index()][color.index()];
+        self.stone_counts[color.index()] -= 1;
+        self.update_lines(p, |code, shift| *code &= !(3 << shift));
+        self.refresh_patterns(p);
+        self.count_patterns(p, 1);
+        self.side_to_move = self.side_after_counts();
+        self.debug_check();
+    }
+
+    fn side_after_counts(&self) -> Color {
+        if self.stone_counts[0] > self.stone_counts[1] {
+            Color::White
+        } else {
+            Color::Black
+        }
+    }
+
+    /// Applies `edit` to the code slot that `p` occupies in each of the twenty cells
+    /// within reach along the four lines, and refreshes the patterns of the empty ones.
+    #[inline(always)]
+    fn update_lines(&mut self, p: Pos, edit: impl Fn(&mut u32, u32)) {
+        for dir in 0..4 {
+            let step = self.steps[dir];
+            for k in 1..=HALF_LINE as isize {
+                // `p` sits at offset −k from the cell k steps ahead, +k from the one behind.
+                for (q, shift) in [
+                    (p.0 as isize + k * step, slot_shift(-(k as i32))),
+                    (p.0 as isize - k * step, slot_shift(k as i32)),
+                ] {
+                    let q = q as usize;
+                    edit(&mut self.codes[q][dir], shift);
+                    if self.cells[q] == Cell::Empty {
+                        let new = self.table.lookup(self.codes[q][dir]);
+                        let old = &mut self.patterns[q];
+                        for c in 0..2 {
+                            self.pattern_counts[c][old[c][dir] as usize] -= 1;
+                            self.pattern_counts[c][new[c] as usize] += 1;
+                            old[c][dir] = new[c];
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// Recomputes the four line classes of the empty cell `p` from its codes.
+    fn refresh_patterns(&mut self, p: Pos) {
+        for dir in 0..4 {
+            let [b, w] = self.table.lookup(self.codes[p.index()][dir]);
+            self.patterns[p.index()][0][dir] = b;
+            self.patterns[p.index()][1][dir] = w;
+        }
+    }
+
+    /// Adds (`sign` = 1) or removes (−1) the classes of cell `p` from the counters.
+    fn count_patterns(&mut self, p: Pos, sign: i32) {
+        for c in 0..2 {
+            for dir in 0..4 {
+                let class = self.patterns[p.index()][c][dir] as usize;
+                self.pattern_counts[c][class] =
+                    (self.pattern_counts[c][class] as i32 + sign) as u32;
+            }
+        }
+    }
+
+    // ---- recomputation from scratch (construction, tests, debug checks) ----
+
+    /// The line code of `p` along `dir`, read from the cells.
+    pub fn compute_code(&self, p: Pos, dir: usize) -> u32 {
+        let mut code = 0;
+        for k in -(HALF_LINE as i32)..=HALF_LINE as i32 {
+            if k == 0 {
+                continue;
+            }
+            let q = p.0 as isize + k as isize * self.steps[dir];
+            let cell = if q >= 0 && (q as usize) < self.cells.len() {
+                self.cells[q as usize]
+            } else {
+                Cell::Wall
+            };
+            code |= (cell as u32) << slot_shift(k);
+        }
+        code
+    }
+
+    /// The Zobrist key recomputed from the stones.
+    pub fn compute_hash(&self) -> u64 {
+        self.positions()
+            .filter_map(|p| match self.cell(p) {
+                Cell::Black => Some(ZOBRIST[p.index()][0]),
+                Cell::White => Some(ZOBRIST[p.index()][1]),
+                _ => None,
+            })
+            .fold(0, |h, z| h ^ z)
+    }
+
+    /// Checks every piece of incremental state against a recomputation. Returns the first
+    /// mismatch found, described. Used by tests and (for small boards) debug builds.
+    pub fn verify_incremental_state(&self) -> Result<(), String> {
+        if self.hash != self.compute_hash() {
+            return Err("hash differs from recomputation".into());
+        }
+        let mut counts = [[0u32; Pattern::COUNT]; 2];
+        for p in self.positions() {
+            for dir in 0..4 {
+                let code = self.compute_code(p, dir);
+                if code != self.codes[p.index()][dir] {
+                    return Err(format!("line code of {} dir {dir} differs", self.coord(p)));
+                }
+                if self.is_empty(p) {
+                    let expected = self.table.lookup(code);
+                    for c in 0..2 {
+                        if self.patterns[p.index()][c][dir] != expected[c] {
+                            return Err(format!(
+                                "pattern of {} dir {dir} colour {c} differs",
+                                self.coord(p)
+                            ));
+                        }
+                        counts[c][expected[c] as usize] += 1;
+                    }
+                }
+            }
+        }
+        if counts != self.pattern_counts {
+            return Err("pattern counts differ from recomputation".into());
+        }
+        Ok(())
+    }
+
+    #[inline]
+    fn debug_check(&self) {
+        #[cfg(feature = "paranoid")]
+        if let Err(e) = self.verify_incremental_state() {
+            panic!("incremental board state corrupt: {e}");
+        }
+    }
+}
+
+impl fmt::Display for Board {
+    /// A diagram: `X` black, `O` white, `.` empty, with the last move in brackets.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for y in 0..self.height as i32 {
+            for x in 0..self.width as i32 {
+                let p = self.pos_unchecked(x, y);
+                let ch = match self.cell(p) {
+                    Cell::Black => 'X',
+                    Cell::White => 'O',
+                    _ => '.',
+                };
+                if self.last_move() == Some(p) {
+                    write!(f, "[{ch}]")?;
+                } else {
+                    write!(f, " {ch} ")?;
+                }
+            }
+            writeln!(f)?;
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sizes_outside_5_to_32_are_refused() {
+        assert!(Board::new(4, 15, Rule::Freestyle).is_err());
+        assert!(Board::new(15, 33, Rule::Freestyle).is_err());
+        assert!(Board::new(5, 32, Rule::Freestyle).is_ok());
+        assert!(Board::new(32, 32, Rule::Renju).is_ok());
+    }
+
+    #[test]
+    fn coordinates_round_trip_on_rectangular_boards() {
+        let b = Board::new(20, 7, Rule::Freestyle).unwrap();
+        for p in b.positions() {
+            assert_eq!(b.pos(b.coord(p)), Some(p));
+        }
+        assert_eq!(b.positions().count(), 140);
+        assert!(b.pos(Coord::new(20, 0)).is_none());
+        assert!(b.pos(Coord::new(0, 7)).is_none());
+        assert!(b.pos(Coord::new(-1, 0)).is_none());
+    }
+
+    #[test]
+    fn play_refuses_bad_cells_and_alternates_colours() {
+        let mut b = Board::new(15, 15, Rule::Freestyle).unwrap();
+        b.play(Coord::new(7, 7)).unwrap();
+        assert_eq!(b.stone_at(Coord::new(7, 7)), Some(Color::Black));
+        assert_eq!(b.side_to_move(), Color::White);
+        assert_eq!(
+            b.play(Coord::new(7, 7)),
+            Err(BoardError::Occupied(Coord::new(7, 7)))
+        );
+        assert_eq!(
+            b.play(Coord::new(15, 0)),
+            Err(BoardError::OffBoard(Coord::new(15, 0)))
+        );
+        assert_eq!(b.move_count(), 1);
+        b.undo();
+        assert_eq!(b.stone_at(Coord::new(7, 7)), None);
+        assert_eq!(b.side_to_move(), Color::Black);
+        assert_eq!(b.hash(), 0);
+    }
+
+    #[test]
+    fn a_line_of_four_gives_five_points() {
+        let mut b = Board::new(15, 15, Rule::Freestyle).unwrap();
+        for (x, y) in [(3, 7), (3, 0), (4, 7), (4, 0), (5, 7), (5, 0), (6, 7)] {
+            b.play(Coord::new(x, y)).unwrap();
+        }
+        let left = b.pos(Coord::new(2, 7)).unwrap();
+        let right = b.pos(Coord::new(7, 7)).unwrap();
+        assert_eq!(b.pattern(left, Color::Black, 0), Pattern::Five);
+        assert_eq!(b.pattern(right, Color::Black, 0), Pattern::Five);
+        assert_eq!(b.pattern_count(Color::Black, Pattern::Five), 2);
+        assert!(!b.has_five_point(Color::White));
+        b.verify_incremental_state().unwrap();
+    }
+}

@@ -1,0 +1,294 @@
+//! What wins and what is forbidden, under the rule of the board.
+//!
+//! Wins come straight from the line patterns (each rule has its own tables, so "five"
+//! already means exactly five for standard/caro/renju black and an unblocked five for
+//! caro). The one thing a line pattern cannot decide alone is renju's double three: a
+//! three counts only if it can become a straight four through a point that is not itself
+//! forbidden, which needs the whole board and recursion. That lives here.
+
+use crate::board::{Board, Pos};
+use crate::pattern::Pattern;
+use crate::types::{Color, Coord, Rule};
+
+/// The judgement of a move before it is played.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Verdict {
+    OffBoard,
+    Occupied,
+    /// A renju foul: black played a forbidden point and loses.
+    Forbidden,
+    /// The move makes a winning five under the rule in force.
+    Win,
+    Normal,
+}
+
+/// Judges the side to move playing `c` on `board` (which is left unchanged).
+pub fn judge_move(board: &Board, c: Coord) -> Verdict {
+    let Some(p) = board.pos(c) else {
+        return Verdict::OffBoard;
+    };
+    if !board.is_empty(p) {
+        return Verdict::Occupied;
+    }
+    let color = board.side_to_move();
+    if is_winning_move(board, p, color) {
+        // A five wins even where it also makes a forbidden shape.
+        return Verdict::Win;
+    }
+    if board.rule() == Rule::Renju && color == Color::Black && is_forbidden(&mut board.clone(), p) {
+        return Verdict::Forbidden;
+    }
+    Verdict::Normal
+}
+
+/// Whether `color` playing the empty cell `p` makes a winning five.
+#[inline]
+pub fn is_winning_move(board: &Board, p: Pos, color: Color) -> bool {
+    board.cell_patterns(p)[color.index()].contains(&Pattern::Five)
+}
+
+/// Whether the empty cell `p` is forbidden for black: renju only. Overline, double four
+/// (two fours, also on one line) and double three (two *real* threes) are forbidden
+/// unless the move makes a five. The board is used as scratch space and left unchanged.
+pub fn is_forbidden(board: &mut Board, p: Pos) -> bool {
+    if board.rule() != Rule::Renju || !board.is_empty(p) {
+        return false;
+    }
+    let lines = board.cell_patterns(p)[Color::Black.index()];
+    if lines.contains(&Pattern::Five) {
+        return false;
+    }
+    if lines.contains(&Pattern::Overline) {
+        return true;
+    }
+    if lines.iter().map(|l| l.four_count()).sum::<u32>() >= 2 {
+        return true;
+    }
+    let three_dirs: Vec<usize> = (0..4).filter(|&d| lines[d] == Pattern::OpenThree).collect();
+    if three_dirs.len() < 2 {
+        return false;
+    }
+    board.place(p, Color::Black);
+    let real_threes = three_dirs
+        .iter()
+        .filter(|&&d| is_real_three(board, p, d))
+        .take(2)
+        .count();
+    board.undo();
+    real_threes >= 2
+}
+
+/// With black on `p`, whether the open three through `p` along `dir` can become a straight
+/// four through a point that is not itself forbidden.
+fn is_real_three(board: &mut Board, p: Pos, dir: usize) -> bool {
+    for k in (-4..=4).filter(|&k| k != 0) {
+        let e = board.offset(p, dir, k);
+        if !board.is_empty(e) || board.pattern(e, Color::Black, dir) != Pattern::OpenFour {
+            continue;
+        }
+        board.place(e, Color::Black);
+        // The line class at `p` (an occupied cell) reads its line as if black played it:
+        // an open four there means the straight four passes through `p`.
+        let four_through_p = board.line_class(p, Color::Black, dir) == Pattern::OpenFour;
+        board.undo();
+        if four_through_p && !is_forbidden(board, e) {
+            return true;
+        }
+    }
+    false
+}
+
+/// Black's forbidden points on the board (empty under any other rule), row by row.
+pub fn forbidden_points(board: &Board) -> Vec<Pos> {
+    if board.rule() != Rule::Renju {
+        return Vec::new();
+    }
+    let mut scratch = board.clone();
+    board
+        .positions()
+        .filter(|&p| is_forbidden(&mut scratch, p))
+        .collect()
+}
+
+/// Whether `color` may play the empty cell `p` (only renju black has forbidden points).
+#[inline]
+pub fn is_legal_for(board: &mut Board, p: Pos, color: Color) -> bool {
+    board.is_empty(p)
+        && !(color == Color::Black && board.rule() == Rule::Renju && is_forbidden(board, p))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn board_with(rule: Rule, black: &[(i32, i32)], white: &[(i32, i32)]) -> Board {
+        let mut b = Board::new(15, 15, rule).unwrap();
+        for &(x, y) in black {
+            b.place(b.pos(Coord::new(x, y)).unwrap(), Color::Black);
+        }
+        for &(x, y) in white {
+            b.place(b.pos(Coord::new(x, y)).unwrap(), Color::White);
+        }
+        b
+    }
+
+    fn forbidden(b: &Board, x: i32, y: i32) -> bool {
+        is_forbidden(&mut b.clone(), b.pos(Coord::new(x, y)).unwrap())
+    }
+
+    fn wins(b: &Board, color: Color, x: i32, y: i32) -> bool {
+        is_winning_move(b, b.pos(Coord::new(x, y)).unwrap(), color)
+    }
+
+    #[test]
+    fn gomocup_renju_acceptance_point_is_forbidden() {
+        // h8 h9 i7 i9 h10 i6 i11 i12: black's g9 makes two real threes.
+        let b = board_with(
+            Rule::Renju,
+            &[(7, 7), (8, 6), (7, 9), (8, 10)],
+            &[(7, 8), (8, 8), (8, 5), (8, 11)],
+        );
+        assert!(forbidden(&b, 6, 8));
+        assert_eq!(
+            forbidden_points(&b)
+                .iter()
+                .map(|&p| b.coord(p))
+                .collect::<Vec<_>>(),
+            vec![Coord::new(6, 8)]
+        );
+    }
+
+    #[test]
+    fn renju_overline_is_forbidden_for_black_and_wins_for_white() {
+        let row = [(2, 7), (3, 7), (4, 7), (6, 7), (7, 7)];
+        let b = board_with(Rule::Renju, &row, &[]);
+        assert!(forbidden(&b, 5, 7));
+        assert!(!wins(&b, Color::Black, 5, 7));
+        let w = board_with(Rule::Renju, &[], &row);
+        assert!(wins(&w, Color::White, 5, 7));
+    }
+
+    #[test]
+    fn renju_four_four_on_one_line_is_forbidden() {
+        let b = board_with(Rule::Renju, &[(1, 7), (3, 7), (5, 7), (7, 7)], &[]);
+        assert!(forbidden(&b, 4, 7));
+        // The same shape in freestyle is simply a strong double four.
+        let f = board_with(Rule::Freestyle, &[(1, 7), (3, 7), (5, 7), (7, 7)], &[]);
+        assert!(!forbidden(&f, 4, 7));
+        assert_eq!(
+            f.pattern(f.pos(Coord::new(4, 7)).unwrap(), Color::Black, 0),
+            Pattern::DoubleFour
+        );
+    }
+
+    #[test]
+    fn renju_five_beats_a_forbidden_shape() {
+        // Playing (4,7) makes an exact five horizontally and a double three elsewhere.
+        let b = board_with(
+            Rule::Renju,
+            &[
+                (0, 7),
+                (1, 7),
+                (2, 7),
+                (3, 7),
+                (4, 8),
+                (4, 9),
+                (5, 8),
+                (6, 9),
+            ],
+            &[(5, 7)],
+        );
+        assert!(wins(&b, Color::Black, 4, 7));
+        assert!(!forbidden(&b, 4, 7));
+    }
+
+    #[test]
+    fn renju_double_three_with_a_fake_three_is_allowed() {
+        // p = (4,7). Horizontal `.X[p].X.`: its only straight-four point is (5,7).
+        // Vertical through p: (4,8),(4,9) make a real open three.
+        let base_black = vec![(3, 7), (6, 7), (4, 8), (4, 9)];
+        let b = board_with(Rule::Renju, &base_black, &[]);
+        assert!(forbidden(&b, 4, 7), "two real threes are forbidden");
+
+        // Make (5,7) an overline point for black vertically: then the horizontal three
+        // can only become a straight four through a forbidden point, so it is not real.
+        let mut with_trap = base_black.clone();
+        with_trap.extend([(5, 4), (5, 5), (5, 6), (5, 8), (5, 9)]);
+        let b = board_with(Rule::Renju, &with_trap, &[]);
+        assert!(
+            forbidden(&b, 5, 7),
+            "the completion point itself is an overline"
+        );
+        assert!(
+            !forbidden(&b, 4, 7),
+            "one real three and one fake three are allowed"
+        );
+    }
+
+    #[test]
+    fn standard_overline_does_not_win_for_either_colour() {
+        let row = [(2, 7), (3, 7), (4, 7), (6, 7), (7, 7)];
+        for (black, white, color) in [
+            (&row[..], &[][..], Color::Black),
+            (&[][..], &row[..], Color::White),
+        ] {
+            let b = board_with(Rule::Standard, black, white);
+            assert!(!wins(&b, color, 5, 7));
+            let f = board_with(Rule::Freestyle, black, white);
+            assert!(wins(&f, color, 5, 7));
+        }
+    }
+
+    #[test]
+    fn caro_five_blocked_at_both_ends_does_not_win() {
+        let blocked = board_with(
+            Rule::Caro,
+            &[(2, 7), (3, 7), (4, 7), (5, 7)],
+            &[(1, 7), (7, 7)],
+        );
+        assert!(!wins(&blocked, Color::Black, 6, 7));
+        let open_end = board_with(Rule::Caro, &[(2, 7), (3, 7), (4, 7), (5, 7)], &[(1, 7)]);
+        assert!(wins(&open_end, Color::Black, 6, 7));
+        // The edge does not block: `|XXXX[.]o` wins.
+        let edge = board_with(Rule::Caro, &[(0, 7), (1, 7), (2, 7), (3, 7)], &[(5, 7)]);
+        assert!(wins(&edge, Color::Black, 4, 7));
+        // Caro also needs exactly five.
+        let six = board_with(Rule::Caro, &[(2, 7), (3, 7), (4, 7), (6, 7), (7, 7)], &[]);
+        assert!(!wins(&six, Color::Black, 5, 7));
+    }
+
+    #[test]
+    fn judge_move_reports_every_outcome() {
+        let mut b = Board::new(15, 15, Rule::Renju).unwrap();
+        for (x, y) in [
+            (7, 7),
+            (7, 8),
+            (8, 6),
+            (8, 8),
+            (7, 9),
+            (8, 5),
+            (8, 10),
+            (8, 11),
+        ] {
+            b.play(Coord::new(x, y)).unwrap();
+        }
+        assert_eq!(judge_move(&b, Coord::new(6, 8)), Verdict::Forbidden);
+        assert_eq!(judge_move(&b, Coord::new(7, 7)), Verdict::Occupied);
+        assert_eq!(judge_move(&b, Coord::new(15, 3)), Verdict::OffBoard);
+        assert_eq!(judge_move(&b, Coord::new(0, 0)), Verdict::Normal);
+        let mut f = Board::new(15, 15, Rule::Freestyle).unwrap();
+        for (x, y) in [
+            (0, 0),
+            (0, 1),
+            (1, 0),
+            (1, 1),
+            (2, 0),
+            (2, 1),
+            (3, 0),
+            (3, 1),
+        ] {
+            f.play(Coord::new(x, y)).unwrap();
+        }
+        assert_eq!(judge_move(&f, Coord::new(4, 0)), Verdict::Win);
+    }
+}
