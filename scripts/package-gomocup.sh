@@ -12,6 +12,7 @@
 #   Without the Windows toolchain it prints why and exits 0 (skip) unless --strict
 #   (then exit 2). Install it with scripts/setup-windows-toolchain.sh.
 # Env: WUZI_ZIP=path (output, default target/gomocup/wuzi.zip)
+#      WUZI_TARGET_CPU=x86-64-v2 (default x86-64-v3: AVX2) for CPUs without AVX2
 set -euo pipefail
 source "$(dirname "$0")/windows-common.sh"
 
@@ -39,8 +40,15 @@ limit_bytes=8000000   # Gomocup: "max 8 MB"; 8,000,000 is below both readings of
 
 # Executables to ship: name and target CPU. x86-64-v3 = AVX, AVX2, BMI1/2, FMA, F16C,
 # LZCNT, MOVBE: Gomocup's ceiling is AVX2, and every AVX2 CPU has the rest.
+# Measured on the board layer (make+undo, LTO build): baseline x86-64, x86-64-v2 and
+# x86-64-v3 run at the same speed, so one executable is shipped. WUZI_TARGET_CPU=x86-64-v2
+# builds one for CPUs without AVX2 (Piskvork users with old machines).
 exe_name=pbrain-wuzi64.exe
-target_cpu=x86-64-v3
+target_cpu="${WUZI_TARGET_CPU:-x86-64-v3}"
+case "$target_cpu" in
+    x86-64|x86-64-v2|x86-64-v3) ;;
+    *) die "WUZI_TARGET_CPU=$target_cpu: use x86-64, x86-64-v2 or x86-64-v3 (Gomocup: up to AVX2)" ;;
+esac
 
 log "building $exe_name ($WIN_TARGET, target-cpu=$target_cpu)"
 # RUSTFLAGS replaces .cargo/config.toml's list for the target, so spell out all of it.
