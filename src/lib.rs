@@ -6,6 +6,11 @@
 //! library never depends on them.
 
 pub mod board;
+pub mod engine;
+pub mod eval;
+pub mod movegen;
 pub mod pattern;
 pub mod rules;
+pub mod search;
+pub mod tt;
 pub mod types;

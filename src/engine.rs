@@ -1,0 +1,404 @@
+//! The engine facade: the one object the protocol layer talks to.
+//!
+//! It owns the board, the settings that `INFO` changes, and the search state (TT). The
+//! protocol turns commands into calls here and prints what comes back; nothing in here
+//! prints. Every method that changes the position either succeeds completely or leaves
+//! the engine exactly as it was and returns an error.
+
+use crate::board::{Board, BoardError};
+use crate::rules;
+use crate::search::{self, SearchLimits, SearchReport};
+use crate::types::{Color, Coord, Rule};
+use std::fmt;
+use std::sync::atomic::AtomicBool;
+use std::time::Instant;
+
+/// Values set by `INFO` (PROTOCOL.md §3). Times in milliseconds, memory in bytes.
+#[derive(Clone, Debug)]
+pub struct Settings {
+    /// Per-move limit; 0 = play as fast as possible.
+    pub timeout_turn: u64,
+    /// Per-game limit; 0 = unlimited.
+    pub timeout_match: u64,
+    /// Match time left, sent before every move; may be negative.
+    pub time_left: i64,
+    /// Whole-process memory limit; 0 = none.
+    pub max_memory: u64,
+    pub rule: Rule,
+    pub game_type: i64,
+    pub thread_num: usize,
+    /// Transposition table size in KiB asked by `INFO hash_size` (Yixin); 0 = automatic.
+    pub hash_size_kb: u64,
+    pub max_depth: Option<u32>,
+    pub max_node: Option<u64>,
+    pub show_detail: bool,
+    pub folder: Option<String>,
+}
+
+/// `time_left` value that managers send for "unlimited".
+pub const TIME_LEFT_UNLIMITED: i64 = 2_147_483_647;
+
+impl Default for Settings {
+    fn default() -> Settings {
+        Settings {
+            // Piskvork's defaults when a manager sends nothing.
+            timeout_turn: 30_000,
+            timeout_match: 0,
+            time_left: TIME_LEFT_UNLIMITED,
+            max_memory: 0,
+            rule: Rule::Freestyle,
+            game_type: 1,
+            thread_num: 1,
+            hash_size_kb: 0,
+            max_depth: None,
+            max_node: None,
+            show_detail: false,
+            folder: None,
+        }
+    }
+}
+
+/// Whose stone a `BOARD` line describes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Owner {
+    Own,
+    Opponent,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum EngineError {
+    /// A move or position command before `START`.
+    NoBoard,
+    Board(BoardError),
+    /// A position whose stone counts cannot arise in a game (own vs opponent).
+    ImpossibleStoneCount {
+        own: usize,
+        opponent: usize,
+    },
+    /// `TAKEBACK` of a cell without a stone.
+    NothingToTakeBack(Coord),
+    /// Asked to move on a full board.
+    BoardFull,
+    /// A `SWAP2BOARD` with a stone count other than 0, 3 or 5.
+    BadSwap2Count(usize),
+}
+
+impl fmt::Display for EngineError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            EngineError::NoBoard => write!(f, "no board: send START first"),
+            EngineError::Board(e) => write!(f, "{e}"),
+            EngineError::ImpossibleStoneCount { own, opponent } => write!(
+                f,
+                "impossible position: {own} own and {opponent} opponent stones (own must equal opponent or be one fewer)"
+            ),
+            EngineError::NothingToTakeBack(c) => write!(f, "no stone at {c} to take back"),
+            EngineError::BoardFull => write!(f, "the board is full"),
+            EngineError::BadSwap2Count(n) => write!(f, "SWAP2BOARD needs 0, 3 or 5 stones, got {n}"),
+        }
+    }
+}
+
+impl From<BoardError> for EngineError {
+    fn from(e: BoardError) -> Self {
+        EngineError::Board(e)
+    }
+}
+
+/// The brain's answer to a `SWAP2BOARD` position.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Swap2Reply {
+    /// Take the other colour.
+    Swap,
+    /// Place these stones (3 on an empty board, 2 to "put two", 1 to stay and play).
+    Place(Vec<Coord>),
+}
+
+pub struct Engine {
+    settings: Settings,
+    board: Option<Board>,
+    search: search::SearchState,
+}
+
+impl Default for Engine {
+    fn default() -> Self {
+        Engine::new()
+    }
+}
+
+impl Engine {
+    pub fn new() -> Engine {
+        Engine {
+            settings: Settings::default(),
+            board: None,
+            search: search::SearchState::new(),
+        }
+    }
+
+    pub fn settings(&self) -> &Settings {
+        &self.settings
+    }
+
+    /// Settings that take effect at the next search. For the rule use `set_rule`.
+    pub fn settings_mut(&mut self) -> &mut Settings {
+        &mut self.settings
+    }
+
+    pub fn board(&self) -> Option<&Board> {
+        self.board.as_ref()
+    }
+
+    /// Changes the rule. Managers send `INFO rule` before or after `START`, so a current
+    /// board is rebuilt under the new rule with the same stones in the same order.
+    pub fn set_rule(&mut self, rule: Rule) {
+        self.settings.rule = rule;
+        if let Some(old) = &self.board {
+            if old.rule() != rule {
+                if let Ok(rebuilt) = rebuild(old, rule, None) {
+                    self.board = Some(rebuilt);
+                }
+            }
+        }
+    }
+
+    /// `START n` / `RECTSTART w,h`: a new empty board. On error the old board stays.
+    pub fn start(&mut self, width: usize, height: usize) -> Result<(), EngineError> {
+        let board = Board::new(width, height, self.settings.rule)?;
+        self.board = Some(board);
+        self.search.new_game();
+        Ok(())
+    }
+
+    /// `RESTART`: a new empty board of the same size.
+    pub fn restart(&mut self) -> Result<(), EngineError> {
+        let (w, h) = {
+            let b = self.board.as_ref().ok_or(EngineError::NoBoard)?;
+            (b.width(), b.height())
+        };
+        self.start(w, h)
+    }
+
+    /// Plays a stone for the side to move (the opponent's `TURN`, an imposed `PLAY`, or
+    /// our own chosen move).
+    pub fn play(&mut self, c: Coord) -> Result<(), EngineError> {
+        let board = self.board.as_mut().ok_or(EngineError::NoBoard)?;
+        board.play(c)?;
+        Ok(())
+    }
+
+    /// `BOARD` / `YXBOARD`: replaces the position by these stones, in the given order.
+    /// Our colour follows from the counts: equal counts mean we are black (to move), one
+    /// opponent stone more means we are white. Checked completely before anything
+    /// changes.
+    pub fn set_position(&mut self, stones: &[(Coord, Owner)]) -> Result<(), EngineError> {
+        let current = self.board.as_ref().ok_or(EngineError::NoBoard)?;
+        let own = stones.iter().filter(|(_, o)| *o == Owner::Own).count();
+        let opponent = stones.len() - own;
+        let own_color = if own == opponent {
+            Color::Black
+        } else if opponent == own + 1 {
+            Color::White
+        } else {
+            return Err(EngineError::ImpossibleStoneCount { own, opponent });
+        };
+        let mut board = Board::new(current.width(), current.height(), current.rule())?;
+        for &(c, owner) in stones {
+            let p = board.pos(c).ok_or(BoardError::OffBoard(c))?;
+            if !board.is_empty(p) {
+                return Err(BoardError::Occupied(c).into());
+            }
+            let color = if owner == Owner::Own {
+                own_color
+            } else {
+                own_color.opponent()
+            };
+            board.place(p, color);
+        }
+        self.board = Some(board);
+        Ok(())
+    }
+
+    /// `TAKEBACK x,y`: removes that stone (normally the last one played).
+    pub fn takeback(&mut self, c: Coord) -> Result<(), EngineError> {
+        let board = self.board.as_mut().ok_or(EngineError::NoBoard)?;
+        let p = board.pos(c).ok_or(BoardError::OffBoard(c))?;
+        if board.is_empty(p) {
+            return Err(EngineError::NothingToTakeBack(c));
+        }
+        if board.last_move() == Some(p) {
+            board.undo();
+        } else {
+            // An older stone: rebuild the position without it, keeping the order.
+            let rebuilt = rebuild(board, board.rule(), Some(p))?;
+            *board = rebuilt;
+        }
+        Ok(())
+    }
+
+    /// Searches the position for the side to move and returns the chosen move without
+    /// playing it. `started` is when the move command was read: the turn clock runs from
+    /// there. `stop` ends the search early (YXSTOP/STOP/END) with the best move so far.
+    pub fn think(
+        &mut self,
+        started: Instant,
+        stop: &AtomicBool,
+        report: &mut dyn FnMut(&SearchReport),
+    ) -> Result<Coord, EngineError> {
+        let board = self.board.as_mut().ok_or(EngineError::NoBoard)?;
+        if board.is_full() {
+            return Err(EngineError::BoardFull);
+        }
+        let limits = time_limits(&self.settings, board, started);
+        self.search.set_tt_bytes(tt_bytes(&self.settings));
+        let best = self.search.search(board, &limits, stop, report);
+        Ok(board.coord(best))
+    }
+
+    /// Searches and plays the chosen move: the reply to `BEGIN`, `TURN` and `BOARD`.
+    pub fn think_and_play(
+        &mut self,
+        started: Instant,
+        stop: &AtomicBool,
+        report: &mut dyn FnMut(&SearchReport),
+    ) -> Result<Coord, EngineError> {
+        let c = self.think(started, stop, report)?;
+        self.play(c)?;
+        Ok(c)
+    }
+
+    /// Black's forbidden points (renju; empty otherwise), for `YXSHOWFORBID`.
+    pub fn forbidden_points(&self) -> Result<Vec<Coord>, EngineError> {
+        let board = self.board.as_ref().ok_or(EngineError::NoBoard)?;
+        Ok(rules::forbidden_points(board)
+            .into_iter()
+            .map(|p| board.coord(p))
+            .collect())
+    }
+
+    /// `YXHASHCLEAR`.
+    pub fn clear_hash(&mut self) {
+        self.search.clear_hash();
+    }
+
+    /// `SWAP2BOARD`: the opening stage of swap2. `stones` are in move order, black first.
+    pub fn swap2(
+        &mut self,
+        stones: &[Coord],
+        started: Instant,
+        stop: &AtomicBool,
+    ) -> Result<Swap2Reply, EngineError> {
+        let current = self.board.as_ref().ok_or(EngineError::NoBoard)?;
+        let mut board = Board::new(current.width(), current.height(), current.rule())?;
+        for &c in stones {
+            board.play(c)?;
+        }
+        let reply = match stones.len() {
+            0 => Swap2Reply::Place(search::swap2_opening(&board)),
+            3 | 5 => {
+                // We would play the side to move (white after 3 stones, black... after 5
+                // stones white moves; after 3 we may also swap to black). Swap when the
+                // side to move stands worse than the side that just moved.
+                let mut limits = time_limits(&self.settings, &board, started);
+                // A colour choice deserves a real look but must leave time for the move.
+                limits.soft /= 2;
+                let mut scratch = board.clone();
+                let outcome = self.search.evaluate(&mut scratch, &limits, stop);
+                if outcome.value < 0 {
+                    Swap2Reply::Swap
+                } else {
+                    Swap2Reply::Place(vec![scratch.coord(outcome.best)])
+                }
+            }
+            n => return Err(EngineError::BadSwap2Count(n)),
+        };
+        // Our own stones of a "place" reply are on the position from now on.
+        let mut placed = board;
+        if let Swap2Reply::Place(moves) = &reply {
+            for &c in moves {
+                placed.play(c)?;
+            }
+        }
+        self.board = Some(placed);
+        Ok(reply)
+    }
+}
+
+/// `board` rebuilt under `rule`, optionally without the stone at `skip`, stones placed in
+/// their original order with their original colours.
+fn rebuild(
+    board: &Board,
+    rule: Rule,
+    skip: Option<crate::board::Pos>,
+) -> Result<Board, EngineError> {
+    let mut fresh = Board::new(board.width(), board.height(), rule)?;
+    for &p in board.history() {
+        if Some(p) == skip {
+            continue;
+        }
+        let c = board.coord(p);
+        let color = board.stone_at(c).unwrap_or(Color::Black);
+        // Same geometry, so the cell index is the same.
+        fresh.place(p, color);
+    }
+    Ok(fresh)
+}
+
+/// Safety reserve kept from every turn for process start, pipes and the manager's own
+/// overhead: the move must reach the manager, not just leave the search.
+const TURN_RESERVE_MS: u64 = 60;
+
+/// Soft and hard time limits for one move (a first version; the `time` module refines it).
+fn time_limits(settings: &Settings, board: &Board, started: Instant) -> SearchLimits {
+    let mut limits = SearchLimits {
+        started,
+        soft: std::time::Duration::ZERO,
+        hard: std::time::Duration::ZERO,
+        max_depth: settings
+            .max_depth
+            .map_or(crate::search::MAX_PLY as i32, |d| d.max(1) as i32),
+        max_nodes: settings.max_node.unwrap_or(u64::MAX),
+    };
+    if settings.timeout_turn == 0 {
+        // "Play as fast as possible": one shallow look.
+        limits.max_depth = limits.max_depth.min(2);
+        limits.hard = std::time::Duration::from_millis(50);
+        return limits;
+    }
+    let reserve = TURN_RESERVE_MS + settings.timeout_turn / 20;
+    let mut hard = settings.timeout_turn.saturating_sub(reserve).max(1);
+    let mut soft = hard * 2 / 5;
+    let match_clock = settings.timeout_match > 0 || settings.time_left < TIME_LEFT_UNLIMITED;
+    if match_clock && settings.time_left < TIME_LEFT_UNLIMITED {
+        let left = settings.time_left.max(0) as u64;
+        let empties = (board.width() * board.height() - board.move_count()) as u64;
+        // Games rarely last more than ~60 more moves of ours; assume at least 15 to come.
+        let moves_to_go = (empties / 4).clamp(15, 60);
+        soft = soft.min(left / moves_to_go);
+        hard = hard.min((left / 4).saturating_sub(TURN_RESERVE_MS)).max(1);
+    }
+    limits.soft = std::time::Duration::from_millis(soft.min(hard));
+    limits.hard = std::time::Duration::from_millis(hard);
+    limits
+}
+
+/// Bytes for the transposition table: `hash_size` when given, else a share of
+/// `max_memory` that leaves room (≥ 48 MiB) for the rest of the process, else the default.
+fn tt_bytes(settings: &Settings) -> usize {
+    const PROCESS_MARGIN: u64 = 48 << 20;
+    if settings.hash_size_kb > 0 {
+        let wanted = settings.hash_size_kb.saturating_mul(1024);
+        let cap = if settings.max_memory > 0 {
+            settings.max_memory.saturating_sub(PROCESS_MARGIN)
+        } else {
+            u64::MAX
+        };
+        return wanted.min(cap).max(1 << 20) as usize;
+    }
+    if settings.max_memory > 0 {
+        let share = settings.max_memory.saturating_sub(PROCESS_MARGIN);
+        return share
+            .min(crate::search::DEFAULT_TT_BYTES as u64 * 4)
+            .max(1 << 20) as usize;
+    }
+    crate::search::DEFAULT_TT_BYTES
+}

@@ -1,0 +1,718 @@
+//! Iterative-deepening principal variation search.
+//!
+//! Each node, in order (each step notes what it is for):
+//! 1. the side to move has a five point: won in one ply;
+//! 2. the opponent has five points: only the cells that stop them are searched (and two
+//!    separate five points are a loss where blocking one cannot stop the other);
+//! 3. the side to move has an open four / double four point: won in three plies (not at
+//!    caro, where a four can be answered at its extension square);
+//! 4. transposition table probe;
+//! 5. when the opponent threatens an open four (an open three), only our own fours and
+//!    the cells that break their lines are searched;
+//! 6. PVS over the ordered moves (TT move, killers, history, pattern score).
+//!
+//! Forcing answers (step 2) do not use up depth, so four-chains are read to the end.
+
+use crate::board::{Board, Pos};
+use crate::eval::{self, Value, INFINITE, WIN, WIN_THRESHOLD};
+use crate::movegen::{self, MoveList, ScoredMove, Threat};
+use crate::pattern::Pattern;
+use crate::rules;
+use crate::tt::{Bound, TranspositionTable};
+use crate::types::{Color, Coord, Rule};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
+
+/// Deepest ply a search reaches (forcing extensions included).
+pub const MAX_PLY: usize = 128;
+/// Moves searched at an interior node that is not forced (the pattern-score ordering
+/// puts the moves that matter first; the rest are pruned).
+const MAX_INTERIOR_MOVES: usize = 24;
+/// Default transposition table size when nothing asks for another.
+pub const DEFAULT_TT_BYTES: usize = 64 << 20;
+
+/// When and how deep to stop.
+#[derive(Clone, Debug)]
+pub struct SearchLimits {
+    /// When the move command was read: all times count from here.
+    pub started: Instant,
+    /// Do not start a new iteration after this much time.
+    pub soft: Duration,
+    /// Abort the search at this much time, whatever it is doing.
+    pub hard: Duration,
+    pub max_depth: i32,
+    pub max_nodes: u64,
+}
+
+impl SearchLimits {
+    /// A search bounded only by depth (the bench, tests).
+    pub fn depth(depth: i32) -> SearchLimits {
+        SearchLimits {
+            started: Instant::now(),
+            soft: Duration::MAX,
+            hard: Duration::MAX,
+            max_depth: depth,
+            max_nodes: u64::MAX,
+        }
+    }
+}
+
+/// What one finished iteration found, for `MESSAGE` lines and analysis GUIs.
+#[derive(Clone, Debug)]
+pub struct SearchReport {
+    pub depth: i32,
+    pub seldepth: i32,
+    pub value: Value,
+    pub nodes: u64,
+    pub elapsed: Duration,
+    pub best: Coord,
+    pub pv: Vec<Coord>,
+}
+
+/// The result of a search.
+#[derive(Clone, Copy, Debug)]
+pub struct Outcome {
+    pub best: Pos,
+    pub value: Value,
+    pub depth: i32,
+    pub nodes: u64,
+}
+
+/// Search state that lives across moves: the transposition table and its size.
+pub struct SearchState {
+    tt: Option<TranspositionTable>,
+    tt_bytes: usize,
+}
+
+impl Default for SearchState {
+    fn default() -> Self {
+        SearchState::new()
+    }
+}
+
+impl SearchState {
+    pub fn new() -> SearchState {
+        SearchState {
+            tt: None,
+            tt_bytes: DEFAULT_TT_BYTES,
+        }
+    }
+
+    /// Sets the table size; a table of another size is reallocated at the next search.
+    pub fn set_tt_bytes(&mut self, bytes: usize) {
+        if bytes != self.tt_bytes {
+            self.tt_bytes = bytes;
+            self.tt = None;
+        }
+    }
+
+    pub fn tt_bytes(&self) -> usize {
+        self.tt_bytes
+    }
+
+    pub fn new_game(&mut self) {
+        // Positions of the last game may recur (same opening), so the table is kept.
+    }
+
+    pub fn clear_hash(&mut self) {
+        if let Some(tt) = &mut self.tt {
+            tt.clear();
+        }
+    }
+
+    /// Searches `board` and returns the best move for the side to move.
+    pub fn search(
+        &mut self,
+        board: &mut Board,
+        limits: &SearchLimits,
+        stop: &AtomicBool,
+        report: &mut dyn FnMut(&SearchReport),
+    ) -> Pos {
+        self.run(board, limits, stop, report).best
+    }
+
+    /// Searches without reporting; the value is for the side to move.
+    pub fn evaluate(
+        &mut self,
+        board: &mut Board,
+        limits: &SearchLimits,
+        stop: &AtomicBool,
+    ) -> Outcome {
+        self.run(board, limits, stop, &mut |_| {})
+    }
+
+    fn run(
+        &mut self,
+        board: &mut Board,
+        limits: &SearchLimits,
+        stop: &AtomicBool,
+        report: &mut dyn FnMut(&SearchReport),
+    ) -> Outcome {
+        let bytes = self.tt_bytes;
+        let tt = self
+            .tt
+            .get_or_insert_with(|| TranspositionTable::new(bytes));
+        tt.new_search();
+        let mut worker = Worker::new(board, tt, limits, stop);
+        worker.iterate(report)
+    }
+}
+
+struct Worker<'a> {
+    board: &'a mut Board,
+    tt: &'a mut TranspositionTable,
+    limits: &'a SearchLimits,
+    stop: &'a AtomicBool,
+    nodes: u64,
+    seldepth: i32,
+    aborted: bool,
+    killers: [[Pos; 2]; MAX_PLY + 1],
+    /// History heuristic: per colour and cell, how often the move caused a cut-off.
+    history: Vec<[i32; 2]>,
+    /// Triangular principal-variation table.
+    pv: Vec<Vec<Pos>>,
+}
+
+impl<'a> Worker<'a> {
+    fn new(
+        board: &'a mut Board,
+        tt: &'a mut TranspositionTable,
+        limits: &'a SearchLimits,
+        stop: &'a AtomicBool,
+    ) -> Worker<'a> {
+        let cells = board.cell_count();
+        Worker {
+            board,
+            tt,
+            limits,
+            stop,
+            nodes: 0,
+            seldepth: 0,
+            aborted: false,
+            killers: [[Pos::NONE; 2]; MAX_PLY + 1],
+            history: vec![[0; 2]; cells],
+            pv: vec![Vec::new(); MAX_PLY + 2],
+        }
+    }
+
+    fn iterate(&mut self, report: &mut dyn FnMut(&SearchReport)) -> Outcome {
+        let mut root_moves = self.root_moves();
+        let fallback = root_moves
+            .first()
+            .map(|m| m.pos)
+            .unwrap_or_else(|| any_empty(self.board));
+        let mut best = Outcome {
+            best: fallback,
+            value: 0,
+            depth: 0,
+            nodes: 0,
+        };
+        // Nothing to think about: a single legal answer, or an immediate five.
+        let immediate_five = root_moves.first().is_some_and(|m| {
+            movegen::threat_of(self.board, m.pos, self.board.side_to_move()) == Threat::Five
+        });
+        if root_moves.len() <= 1 || immediate_five {
+            if immediate_five {
+                best.value = WIN - 1;
+            }
+            return best;
+        }
+        for depth in 1..=self.limits.max_depth.max(1) {
+            self.seldepth = 0;
+            let (value, best_move) = self.search_root(&mut root_moves, depth);
+            if self.aborted {
+                // A move that beat the previous best in a partial iteration is still better.
+                if let Some(m) = best_move {
+                    if value > best.value {
+                        best.best = m;
+                        best.value = value;
+                    }
+                }
+                break;
+            }
+            let Some(m) = best_move else { break };
+            best = Outcome {
+                best: m,
+                value,
+                depth,
+                nodes: self.nodes,
+            };
+            report(&SearchReport {
+                depth,
+                seldepth: self.seldepth,
+                value,
+                nodes: self.nodes,
+                elapsed: self.limits.started.elapsed(),
+                best: self.board.coord(m),
+                pv: self.pv[0].iter().map(|&p| self.board.coord(p)).collect(),
+            });
+            if eval::is_decisive(value) && eval::plies_to_end(value) <= depth {
+                break; // proven: deeper search cannot change it
+            }
+            if self.limits.started.elapsed() >= self.limits.soft {
+                break;
+            }
+        }
+        best.nodes = self.nodes;
+        best
+    }
+
+    /// Root moves: legal, filtered by the same forcing rules as any node, best first.
+    fn root_moves(&mut self) -> MoveList {
+        let us = self.board.side_to_move();
+        let mut moves = match self.forced_moves(0) {
+            Forced::Won(_) => {
+                // Play the five itself (or the winning four) at the root.
+                let mut list = movegen::candidates(self.board);
+                list.retain(|m| movegen::threat_of(self.board, m.pos, us) >= Threat::WinningFour);
+                list
+            }
+            Forced::Lost(_) | Forced::No => self.ordinary_moves(0, Pos::NONE),
+            Forced::Only(list) => list,
+        };
+        if moves.is_empty() {
+            moves = movegen::candidates(self.board);
+        }
+        if moves.is_empty() {
+            moves.push(ScoredMove {
+                pos: movegen::centre(self.board),
+                score: 0,
+            });
+        }
+        self.retain_legal(&mut moves);
+        if moves.is_empty() {
+            // Every sensible cell is forbidden: any legal empty cell will do.
+            let mut scratch = self.board.clone();
+            if let Some(p) = self
+                .board
+                .positions()
+                .find(|&p| rules::is_legal_for(&mut scratch, p, us))
+            {
+                moves.push(ScoredMove { pos: p, score: 0 });
+            }
+        }
+        moves
+    }
+
+    fn retain_legal(&mut self, moves: &mut MoveList) {
+        if self.board.rule() == Rule::Renju && self.board.side_to_move() == Color::Black {
+            let board = &mut *self.board;
+            moves.retain(|m| board.is_empty(m.pos) && !rules::is_forbidden(board, m.pos));
+        }
+    }
+
+    fn search_root(&mut self, moves: &mut MoveList, depth: i32) -> (Value, Option<Pos>) {
+        let mut alpha = -INFINITE;
+        let beta = INFINITE;
+        let mut best_move = None;
+        let mut best_value = -INFINITE;
+        for i in 0..moves.len() {
+            let m = moves[i].pos;
+            self.board.make(m);
+            let v = if i == 0 {
+                -self.negamax(depth - 1, -beta, -alpha, 1)
+            } else {
+                let v = -self.negamax(depth - 1, -alpha - 1, -alpha, 1);
+                if v > alpha && !self.aborted {
+                    -self.negamax(depth - 1, -beta, -alpha, 1)
+                } else {
+                    v
+                }
+            };
+            self.board.undo();
+            if self.aborted {
+                break;
+            }
+            if v > best_value {
+                best_value = v;
+                best_move = Some(m);
+                if v > alpha {
+                    alpha = v;
+                    self.update_pv(0, m);
+                }
+            }
+        }
+        // Search the best move first next iteration; keep the others' order.
+        if let Some(m) = best_move {
+            if let Some(i) = moves.iter().position(|x| x.pos == m) {
+                let bm = moves.remove(i);
+                moves.insert(0, bm);
+            }
+        }
+        (best_value, best_move)
+    }
+
+    fn negamax(&mut self, depth: i32, mut alpha: Value, mut beta: Value, ply: usize) -> Value {
+        self.nodes += 1;
+        if self.nodes & 1023 == 0 {
+            self.check_limits();
+        }
+        if self.aborted {
+            return 0;
+        }
+        self.pv[ply].clear();
+        self.seldepth = self.seldepth.max(ply as i32);
+        if self.board.is_full() {
+            return 0;
+        }
+        if ply >= MAX_PLY {
+            return eval::evaluate(self.board);
+        }
+
+        // Steps 1–3: decided or forced.
+        let forced = match self.forced_moves(ply) {
+            Forced::Won(v) | Forced::Lost(v) => return v,
+            Forced::Only(list) => Some(list),
+            Forced::No => None,
+        };
+
+        // Mate-distance pruning: nothing here can beat a shorter win already found.
+        alpha = alpha.max(-WIN + ply as Value);
+        beta = beta.min(WIN - ply as Value - 1);
+        if alpha >= beta {
+            return alpha;
+        }
+
+        if depth <= 0 && forced.is_none() {
+            return eval::evaluate(self.board);
+        }
+
+        // Step 4: transposition table.
+        let key = self.board.hash();
+        let mut tt_move = Pos::NONE;
+        let pv_node = beta - alpha > 1;
+        if let Some(e) = self.tt.probe(key) {
+            tt_move = e.best;
+            let v = value_from_tt(e.value, ply);
+            if !pv_node && e.depth >= depth {
+                let cut = match e.bound {
+                    Bound::Exact => true,
+                    Bound::Lower => v >= beta,
+                    Bound::Upper => v <= alpha,
+                };
+                if cut {
+                    return v;
+                }
+            }
+        }
+
+        // Steps 5–6: moves.
+        let (mut moves, is_forced) = match forced {
+            Some(list) => (list, true),
+            None => (self.ordinary_moves(ply, tt_move), false),
+        };
+        self.retain_legal(&mut moves);
+        if moves.is_empty() {
+            // All answers forbidden (renju black) or nothing sensible left.
+            return if self
+                .board
+                .has_five_point(self.board.side_to_move().opponent())
+            {
+                -(WIN - (ply as Value + 1))
+            } else {
+                eval::evaluate(self.board)
+            };
+        }
+        let new_depth = if is_forced { depth } else { depth - 1 };
+
+        let original_alpha = alpha;
+        let mut best_value = -INFINITE;
+        let mut best_move = Pos::NONE;
+        let us = self.board.side_to_move();
+        for (i, m) in moves.iter().map(|m| m.pos).enumerate() {
+            self.board.make(m);
+            let mut v;
+            if i == 0 {
+                v = -self.negamax(new_depth, -beta, -alpha, ply + 1);
+            } else {
+                v = -self.negamax(new_depth, -alpha - 1, -alpha, ply + 1);
+                if v > alpha && v < beta && !self.aborted {
+                    v = -self.negamax(new_depth, -beta, -alpha, ply + 1);
+                }
+            }
+            self.board.undo();
+            if self.aborted {
+                return 0;
+            }
+            if v > best_value {
+                best_value = v;
+                best_move = m;
+                if v > alpha {
+                    alpha = v;
+                    self.update_pv(ply, m);
+                    if v >= beta {
+                        let k = &mut self.killers[ply];
+                        if k[0] != m {
+                            k[1] = k[0];
+                            k[0] = m;
+                        }
+                        self.history[m.index()][us.index()] += depth * depth;
+                        break;
+                    }
+                }
+            }
+        }
+        let bound = if best_value >= beta {
+            Bound::Lower
+        } else if best_value > original_alpha {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        self.tt
+            .store(key, best_move, value_to_tt(best_value, ply), depth, bound);
+        best_value
+    }
+
+    fn update_pv(&mut self, ply: usize, m: Pos) {
+        let (head, tail) = self.pv.split_at_mut(ply + 1);
+        let line = &mut head[ply];
+        line.clear();
+        line.push(m);
+        line.extend_from_slice(&tail[0]);
+    }
+
+    /// Steps 1–3 of a node, shared with the root.
+    fn forced_moves(&mut self, ply: usize) -> Forced {
+        let board = &mut *self.board;
+        let us = board.side_to_move();
+        let them = us.opponent();
+        let ply = ply as Value;
+        if board.has_five_point(us) {
+            return Forced::Won(WIN - (ply + 1));
+        }
+        let caro = board.rule() == Rule::Caro;
+        if board.has_five_point(them) {
+            let fives = movegen::five_points(board, them);
+            if fives.len() >= 2 && !caro {
+                return Forced::Lost(-(WIN - (ply + 2)));
+            }
+            let mut list = MoveList::new();
+            for &f in &fives {
+                list.push(ScoredMove { pos: f, score: 2 });
+                if caro {
+                    // At caro a five is also stopped by blocking the far end of its run
+                    // when the near end is already ours.
+                    for e in caro_blocking_cells(board, f, them) {
+                        if !list.iter().any(|m| m.pos == e) {
+                            list.push(ScoredMove { pos: e, score: 1 });
+                        }
+                    }
+                }
+            }
+            return Forced::Only(list);
+        }
+        if !caro && has_winning_four(board, us) {
+            return Forced::Won(WIN - (ply + 3));
+        }
+        Forced::No
+    }
+
+    /// Steps 5–6: the moves of a node that no five forces.
+    fn ordinary_moves(&mut self, ply: usize, tt_move: Pos) -> MoveList {
+        let them = self.board.side_to_move().opponent();
+        let threatened = self.board.rule() != Rule::Caro && has_winning_four(self.board, them);
+        let board = &*self.board;
+        let us = board.side_to_move();
+        let mut moves = movegen::candidates(board);
+        if threatened {
+            // They threaten an open four: we must make fours or break their lines.
+            moves.retain(|m| {
+                movegen::threat_of(board, m.pos, us) >= Threat::Four
+                    || board.cell_patterns(m.pos)[them.index()]
+                        .iter()
+                        .any(|c| c.is_four())
+            });
+        }
+        let killers = self.killers[ply.min(MAX_PLY)];
+        for m in moves.iter_mut() {
+            if m.pos == tt_move {
+                m.score = i32::MAX;
+            } else if m.pos == killers[0] || m.pos == killers[1] {
+                m.score += 500;
+            }
+            m.score += self.history[m.pos.index()][us.index()].min(1 << 20) >> 6;
+        }
+        movegen::sort_moves(&mut moves);
+        if !threatened && ply > 0 {
+            moves.truncate(MAX_INTERIOR_MOVES);
+        }
+        moves
+    }
+
+    fn check_limits(&mut self) {
+        let elapsed = self.limits.started.elapsed();
+        if elapsed >= self.limits.hard
+            || self.nodes >= self.limits.max_nodes
+            || self.stop.load(Ordering::Relaxed)
+        {
+            self.aborted = true;
+        }
+    }
+}
+
+enum Forced {
+    Won(Value),
+    Lost(Value),
+    Only(MoveList),
+    No,
+}
+
+/// Whether `color` has a cell making an open four, a double four or two fours (for renju
+/// black only where the cell is not forbidden).
+fn has_winning_four(board: &mut Board, color: Color) -> bool {
+    let quick = board.pattern_count(color, Pattern::OpenFour) > 0
+        || board.pattern_count(color, Pattern::DoubleFour) > 0
+        || board.pattern_count(color, Pattern::Four) >= 2;
+    if !quick {
+        return false;
+    }
+    let renju_black = board.rule() == Rule::Renju && color == Color::Black;
+    let cells: Vec<Pos> = board
+        .positions()
+        .filter(|&p| {
+            board.is_empty(p) && movegen::threat_of(board, p, color) == Threat::WinningFour
+        })
+        .collect();
+    cells
+        .into_iter()
+        .any(|p| !renju_black || !rules::is_forbidden(board, p))
+}
+
+/// At caro, the cells beyond the ends of the five that `attacker` makes at `f`, where a
+/// defender stone blocks the five (its other end being a defender stone already).
+fn caro_blocking_cells(board: &Board, f: Pos, attacker: Color) -> Vec<Pos> {
+    use crate::pattern::Cell;
+    let own = Cell::stone(attacker);
+    let defender = Cell::stone(attacker.opponent());
+    let mut out = Vec::new();
+    for dir in 0..4 {
+        if board.pattern(f, attacker, dir) != Pattern::Five {
+            continue;
+        }
+        let mut ends = [Pos::NONE; 2];
+        for (i, sign) in [-1isize, 1].into_iter().enumerate() {
+            let mut k = 1;
+            while k <= 5 && board.cell(board.offset(f, dir, sign * k)) == own {
+                k += 1;
+            }
+            ends[i] = board.offset(f, dir, sign * k);
+        }
+        for (end, other) in [(ends[0], ends[1]), (ends[1], ends[0])] {
+            if board.cell(end) == Cell::Empty && board.cell(other) == defender {
+                out.push(end);
+            }
+        }
+    }
+    out
+}
+
+fn any_empty(board: &Board) -> Pos {
+    board
+        .positions()
+        .find(|&p| board.is_empty(p))
+        .unwrap_or(Pos::NONE)
+}
+
+/// Wins and losses are stored relative to the node, not the root, so a stored mate
+/// distance is right wherever the position recurs.
+fn value_to_tt(v: Value, ply: usize) -> Value {
+    if v >= WIN_THRESHOLD {
+        v + ply as Value
+    } else if v <= -WIN_THRESHOLD {
+        v - ply as Value
+    } else {
+        v
+    }
+}
+
+fn value_from_tt(v: Value, ply: usize) -> Value {
+    if v >= WIN_THRESHOLD {
+        v - ply as Value
+    } else if v <= -WIN_THRESHOLD {
+        v + ply as Value
+    } else {
+        v
+    }
+}
+
+/// Three opening stones for swap2 (black, white, black) chosen to look balanced: of a
+/// few compact shapes around the centre, the one whose static value is closest to even.
+pub fn swap2_opening(board: &Board) -> Vec<Coord> {
+    let cx = board.width() as i32 / 2;
+    let cy = board.height() as i32 / 2;
+    let mut best: Option<(Value, Vec<Coord>)> = None;
+    for (wx, wy) in [(1, 0), (1, 1)] {
+        for dx in -2..=2 {
+            for dy in -2..=2 {
+                let stones = [
+                    Coord::new(cx, cy),
+                    Coord::new(cx + wx, cy + wy),
+                    Coord::new(cx + dx, cy + dy),
+                ];
+                let mut b = board.clone();
+                if stones.iter().any(|&c| b.play(c).is_err()) {
+                    continue;
+                }
+                let v = eval::evaluate(&b).abs();
+                if best.as_ref().is_none_or(|(bv, _)| v < *bv) {
+                    best = Some((v, stones.to_vec()));
+                }
+            }
+        }
+    }
+    best.map(|(_, s)| s).unwrap_or_default()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::types::parse_pos_sequence;
+
+    fn best_move(rule: Rule, moves: &str, depth: i32) -> (Coord, Value) {
+        let mut b = Board::new(15, 15, rule).unwrap();
+        for c in parse_pos_sequence(moves).unwrap() {
+            b.play(c).unwrap();
+        }
+        let mut state = SearchState::new();
+        state.set_tt_bytes(1 << 20);
+        let stop = AtomicBool::new(false);
+        let o = state.evaluate(&mut b, &SearchLimits::depth(depth), &stop);
+        (b.coord(o.best), o.value)
+    }
+
+    #[test]
+    fn takes_a_five() {
+        // Black h8 i8 j8 k8, white below: black completes at g8 or l8.
+        let (m, v) = best_move(Rule::Freestyle, "h8h9i8i9j8j9k8k9", 3);
+        assert!(m == Coord::new(6, 7) || m == Coord::new(11, 7), "{m}");
+        assert_eq!(v, WIN - 1);
+    }
+
+    #[test]
+    fn blocks_a_four() {
+        // White has four in a row on row 9 (h9..k9) with g9 blocked; black must play l9.
+        let (m, _) = best_move(Rule::Freestyle, "a1h9a3i9a5j9g9k9", 4);
+        assert_eq!(m, Coord::new(11, 8));
+    }
+
+    #[test]
+    fn meets_an_open_three() {
+        // White's open three i9 j9 k9: black must stop it at h9 or l9 (or the far ends).
+        let (m, v) = best_move(Rule::Freestyle, "a1i9a15j9o15k9", 4);
+        assert!([7, 11, 6, 12].contains(&m.x) && m.y == 8, "{m}");
+        assert!(!eval::is_decisive(v));
+    }
+
+    #[test]
+    fn mate_values_survive_the_tt_round_trip() {
+        for ply in [0usize, 3, 17] {
+            for v in [WIN - 5, -(WIN - 9), 123, -77] {
+                let stored = value_to_tt(v, ply);
+                assert_eq!(value_from_tt(stored, ply), v);
+            }
+        }
+        // A win in 5 plies seen at ply 3 is a win in 2 from that node.
+        assert_eq!(value_to_tt(WIN - 5, 3), WIN - 2);
+    }
+}
