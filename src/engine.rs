@@ -6,8 +6,10 @@
 //! the engine exactly as it was and returns an error.
 
 use crate::board::{Board, BoardError};
+use crate::config::Config;
 use crate::rules;
-use crate::search::{self, SearchLimits, SearchReport};
+use crate::search::{self, SearchEvent, SearchLimits};
+use crate::time::{Budget, Clock, GameProgress, SystemClock, TimeControl, TimeManager, TimeParams};
 use crate::types::{Color, Coord, Rule};
 use std::fmt;
 use std::sync::atomic::AtomicBool;
@@ -20,8 +22,8 @@ pub struct Settings {
     pub timeout_turn: u64,
     /// Per-game limit; 0 = unlimited.
     pub timeout_match: u64,
-    /// Match time left, sent before every move; may be negative.
-    pub time_left: i64,
+    /// Match time left, sent before every move; may be negative. `None` until sent.
+    pub time_left: Option<i64>,
     /// Whole-process memory limit; 0 = none.
     pub max_memory: u64,
     pub rule: Rule,
@@ -35,16 +37,13 @@ pub struct Settings {
     pub folder: Option<String>,
 }
 
-/// `time_left` value that managers send for "unlimited".
-pub const TIME_LEFT_UNLIMITED: i64 = 2_147_483_647;
-
 impl Default for Settings {
     fn default() -> Settings {
         Settings {
             // Piskvork's defaults when a manager sends nothing.
             timeout_turn: 30_000,
             timeout_match: 0,
-            time_left: TIME_LEFT_UNLIMITED,
+            time_left: None,
             max_memory: 0,
             rule: Rule::Freestyle,
             game_type: 1,
@@ -118,6 +117,10 @@ pub struct Engine {
     settings: Settings,
     board: Option<Board>,
     search: search::SearchState,
+    config: Config,
+    time_params: TimeParams,
+    /// Started with the engine (at process start): the origin of every time stamp.
+    clock: SystemClock,
 }
 
 impl Default for Engine {
@@ -127,12 +130,31 @@ impl Default for Engine {
 }
 
 impl Engine {
+    /// An engine with the compiled-in default configuration.
     pub fn new() -> Engine {
+        Engine::with_config(Config::embedded())
+    }
+
+    /// An engine configured by `config` (problems found in it are reported through
+    /// `take_notice`).
+    pub fn with_config(config: Config) -> Engine {
+        let settings = Settings {
+            thread_num: config.get_u64_in("engine.threads", 1..=256, 1) as usize,
+            ..Settings::default()
+        };
         Engine {
-            settings: Settings::default(),
+            settings,
             board: None,
             search: search::SearchState::new(),
+            time_params: TimeParams::from_config(&config),
+            config,
+            clock: SystemClock::new(),
         }
+    }
+
+    /// A problem to tell the user about (configuration warnings), once.
+    pub fn take_notice(&mut self) -> Option<String> {
+        self.config.take_warning()
     }
 
     pub fn settings(&self) -> &Settings {
@@ -242,15 +264,19 @@ impl Engine {
         &mut self,
         started: Instant,
         stop: &AtomicBool,
-        report: &mut dyn FnMut(&SearchReport),
+        report: &mut dyn FnMut(&SearchEvent),
     ) -> Result<Coord, EngineError> {
-        let board = self.board.as_mut().ok_or(EngineError::NoBoard)?;
+        let board = self.board.as_ref().ok_or(EngineError::NoBoard)?;
         if board.is_full() {
             return Err(EngineError::BoardFull);
         }
-        let limits = time_limits(&self.settings, board, started);
-        self.search.set_tt_bytes(tt_bytes(&self.settings));
-        let best = self.search.search(board, &limits, stop, report);
+        let limits = self.limits_for(board, started, 1.0);
+        self.search
+            .set_tt_bytes(tt_bytes(&self.settings, &self.config));
+        // The search works on a copy: whatever happens inside it (even a panic caught by
+        // the protocol), the engine's own position stays intact.
+        let mut scratch = board.clone();
+        let best = self.search.search(&mut scratch, limits, stop, report);
         Ok(board.coord(best))
     }
 
@@ -259,11 +285,47 @@ impl Engine {
         &mut self,
         started: Instant,
         stop: &AtomicBool,
-        report: &mut dyn FnMut(&SearchReport),
+        report: &mut dyn FnMut(&SearchEvent),
     ) -> Result<Coord, EngineError> {
         let c = self.think(started, stop, report)?;
         self.play(c)?;
         Ok(c)
+    }
+
+    /// The limits of one search started by a command read at `started`; `share` scales
+    /// both budgets (a swap2 colour choice takes half).
+    fn limits_for(&self, board: &Board, started: Instant, share: f64) -> SearchLimits {
+        let s = &self.settings;
+        let control =
+            TimeControl::from_info(s.timeout_turn as i64, s.timeout_match as i64, s.time_left);
+        let empty = board.width() * board.height() - board.move_count();
+        let progress = GameProgress {
+            stones: board.move_count() as u32,
+            empty_cells: empty as u32,
+        };
+        let mut budget = Budget::compute(&self.time_params, &control, progress);
+        if share < 1.0 {
+            budget = Budget {
+                optimum_ms: (budget.optimum_ms as f64 * share) as u64,
+                hard_ms: (budget.hard_ms as f64 * share) as u64,
+            };
+        }
+        // The turn clock started when the command was read, not now.
+        let waited = started.elapsed().as_millis() as u64;
+        let started_at_ms = self.clock.now_ms().saturating_sub(waited);
+        SearchLimits {
+            started,
+            time: Some(TimeManager::start(
+                self.clock,
+                started_at_ms,
+                budget,
+                self.time_params.clone(),
+            )),
+            max_depth: s
+                .max_depth
+                .map_or(search::MAX_PLY as i32, |d| d.max(1) as i32),
+            max_nodes: s.max_node.unwrap_or(u64::MAX),
+        }
     }
 
     /// Black's forbidden points (renju; empty otherwise), for `YXSHOWFORBID`.
@@ -298,11 +360,10 @@ impl Engine {
                 // We would play the side to move (white after 3 stones, black... after 5
                 // stones white moves; after 3 we may also swap to black). Swap when the
                 // side to move stands worse than the side that just moved.
-                let mut limits = time_limits(&self.settings, &board, started);
                 // A colour choice deserves a real look but must leave time for the move.
-                limits.soft /= 2;
+                let limits = self.limits_for(&board, started, 0.5);
                 let mut scratch = board.clone();
-                let outcome = self.search.evaluate(&mut scratch, &limits, stop);
+                let outcome = self.search.evaluate(&mut scratch, limits, stop);
                 if outcome.value < 0 {
                     Swap2Reply::Swap
                 } else {
@@ -343,48 +404,20 @@ fn rebuild(
     Ok(fresh)
 }
 
-/// Safety reserve kept from every turn for process start, pipes and the manager's own
-/// overhead: the move must reach the manager, not just leave the search.
-const TURN_RESERVE_MS: u64 = 60;
-
-/// Soft and hard time limits for one move (a first version; the `time` module refines it).
-fn time_limits(settings: &Settings, board: &Board, started: Instant) -> SearchLimits {
-    let mut limits = SearchLimits {
-        started,
-        soft: std::time::Duration::ZERO,
-        hard: std::time::Duration::ZERO,
-        max_depth: settings
-            .max_depth
-            .map_or(crate::search::MAX_PLY as i32, |d| d.max(1) as i32),
-        max_nodes: settings.max_node.unwrap_or(u64::MAX),
-    };
-    if settings.timeout_turn == 0 {
-        // "Play as fast as possible": one shallow look.
-        limits.max_depth = limits.max_depth.min(2);
-        limits.hard = std::time::Duration::from_millis(50);
-        return limits;
-    }
-    let reserve = TURN_RESERVE_MS + settings.timeout_turn / 20;
-    let mut hard = settings.timeout_turn.saturating_sub(reserve).max(1);
-    let mut soft = hard * 2 / 5;
-    let match_clock = settings.timeout_match > 0 || settings.time_left < TIME_LEFT_UNLIMITED;
-    if match_clock && settings.time_left < TIME_LEFT_UNLIMITED {
-        let left = settings.time_left.max(0) as u64;
-        let empties = (board.width() * board.height() - board.move_count()) as u64;
-        // Games rarely last more than ~60 more moves of ours; assume at least 15 to come.
-        let moves_to_go = (empties / 4).clamp(15, 60);
-        soft = soft.min(left / moves_to_go);
-        hard = hard.min((left / 4).saturating_sub(TURN_RESERVE_MS)).max(1);
-    }
-    limits.soft = std::time::Duration::from_millis(soft.min(hard));
-    limits.hard = std::time::Duration::from_millis(hard);
-    limits
-}
-
 /// Bytes for the transposition table: `hash_size` when given, else a share of
 /// `max_memory` that leaves room (≥ 48 MiB) for the rest of the process, else the default.
-fn tt_bytes(settings: &Settings) -> usize {
+fn tt_bytes(settings: &Settings, config: &Config) -> usize {
     const PROCESS_MARGIN: u64 = 48 << 20;
+    let configured_mb = config.get_u64_in("engine.hash_mb", 0..=65_536, 0);
+    if settings.hash_size_kb == 0 && configured_mb > 0 {
+        let wanted = configured_mb << 20;
+        let cap = if settings.max_memory > 0 {
+            settings.max_memory.saturating_sub(PROCESS_MARGIN)
+        } else {
+            u64::MAX
+        };
+        return wanted.min(cap).max(1 << 20) as usize;
+    }
     if settings.hash_size_kb > 0 {
         let wanted = settings.hash_size_kb.saturating_mul(1024);
         let cap = if settings.max_memory > 0 {

@@ -5,12 +5,17 @@
 //! `engine` → `protocol`. Side tools (match runner, bench, solver) use the library; the
 //! library never depends on them.
 
+pub mod bench;
 pub mod board;
+pub mod config;
 pub mod engine;
 pub mod eval;
+pub mod logging;
 pub mod movegen;
 pub mod pattern;
+pub mod protocol;
 pub mod rules;
 pub mod search;
+pub mod time;
 pub mod tt;
 pub mod types;

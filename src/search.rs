@@ -18,6 +18,7 @@ use crate::eval::{self, Value, INFINITE, WIN, WIN_THRESHOLD};
 use crate::movegen::{self, MoveList, ScoredMove, Threat};
 use crate::pattern::Pattern;
 use crate::rules;
+use crate::time::{FailLow, IterationReport, Resolution, TimeManager};
 use crate::tt::{Bound, TranspositionTable};
 use crate::types::{Color, Coord, Rule};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -32,14 +33,11 @@ const MAX_INTERIOR_MOVES: usize = 24;
 pub const DEFAULT_TT_BYTES: usize = 64 << 20;
 
 /// When and how deep to stop.
-#[derive(Clone, Debug)]
 pub struct SearchLimits {
-    /// When the move command was read: all times count from here.
+    /// When the move command was read (for reported times).
     pub started: Instant,
-    /// Do not start a new iteration after this much time.
-    pub soft: Duration,
-    /// Abort the search at this much time, whatever it is doing.
-    pub hard: Duration,
+    /// The time manager of this move; `None` for searches bounded only by depth/nodes.
+    pub time: Option<TimeManager>,
     pub max_depth: i32,
     pub max_nodes: u64,
 }
@@ -49,12 +47,20 @@ impl SearchLimits {
     pub fn depth(depth: i32) -> SearchLimits {
         SearchLimits {
             started: Instant::now(),
-            soft: Duration::MAX,
-            hard: Duration::MAX,
+            time: None,
             max_depth: depth,
             max_nodes: u64::MAX,
         }
     }
+}
+
+/// What the search tells its caller while it runs.
+#[derive(Clone, Debug)]
+pub enum SearchEvent {
+    /// An iteration finished.
+    Iteration(SearchReport),
+    /// Something worth a `MESSAGE` (panic mode started, …).
+    Note(String),
 }
 
 /// What one finished iteration found, for `MESSAGE` lines and analysis GUIs.
@@ -124,9 +130,9 @@ impl SearchState {
     pub fn search(
         &mut self,
         board: &mut Board,
-        limits: &SearchLimits,
+        limits: SearchLimits,
         stop: &AtomicBool,
-        report: &mut dyn FnMut(&SearchReport),
+        report: &mut dyn FnMut(&SearchEvent),
     ) -> Pos {
         self.run(board, limits, stop, report).best
     }
@@ -135,7 +141,7 @@ impl SearchState {
     pub fn evaluate(
         &mut self,
         board: &mut Board,
-        limits: &SearchLimits,
+        limits: SearchLimits,
         stop: &AtomicBool,
     ) -> Outcome {
         self.run(board, limits, stop, &mut |_| {})
@@ -144,16 +150,17 @@ impl SearchState {
     fn run(
         &mut self,
         board: &mut Board,
-        limits: &SearchLimits,
+        mut limits: SearchLimits,
         stop: &AtomicBool,
-        report: &mut dyn FnMut(&SearchReport),
+        report: &mut dyn FnMut(&SearchEvent),
     ) -> Outcome {
         let bytes = self.tt_bytes;
         let tt = self
             .tt
             .get_or_insert_with(|| TranspositionTable::new(bytes));
         tt.new_search();
-        let mut worker = Worker::new(board, tt, limits, stop);
+        let time = limits.time.take();
+        let mut worker = Worker::new(board, tt, &limits, time, stop);
         worker.iterate(report)
     }
 }
@@ -162,10 +169,16 @@ struct Worker<'a> {
     board: &'a mut Board,
     tt: &'a mut TranspositionTable,
     limits: &'a SearchLimits,
+    time: Option<TimeManager>,
     stop: &'a AtomicBool,
     nodes: u64,
     seldepth: i32,
+    /// Depth of the iteration in progress.
+    depth: i32,
+    /// The hard limit, the node limit or a stop request ended the search.
     aborted: bool,
+    /// The soft limit cut the current iteration between two root moves.
+    cut: bool,
     killers: [[Pos; 2]; MAX_PLY + 1],
     /// History heuristic: per colour and cell, how often the move caused a cut-off.
     history: Vec<[i32; 2]>,
@@ -178,6 +191,7 @@ impl<'a> Worker<'a> {
         board: &'a mut Board,
         tt: &'a mut TranspositionTable,
         limits: &'a SearchLimits,
+        time: Option<TimeManager>,
         stop: &'a AtomicBool,
     ) -> Worker<'a> {
         let cells = board.cell_count();
@@ -185,17 +199,20 @@ impl<'a> Worker<'a> {
             board,
             tt,
             limits,
+            time,
             stop,
             nodes: 0,
             seldepth: 0,
+            depth: 0,
             aborted: false,
+            cut: false,
             killers: [[Pos::NONE; 2]; MAX_PLY + 1],
             history: vec![[0; 2]; cells],
             pv: vec![Vec::new(); MAX_PLY + 2],
         }
     }
 
-    fn iterate(&mut self, report: &mut dyn FnMut(&SearchReport)) -> Outcome {
+    fn iterate(&mut self, report: &mut dyn FnMut(&SearchEvent)) -> Outcome {
         let mut root_moves = self.root_moves();
         let fallback = root_moves
             .first()
@@ -219,11 +236,14 @@ impl<'a> Worker<'a> {
         }
         for depth in 1..=self.limits.max_depth.max(1) {
             self.seldepth = 0;
-            let (value, best_move) = self.search_root(&mut root_moves, depth);
-            if self.aborted {
-                // A move that beat the previous best in a partial iteration is still better.
+            self.depth = depth;
+            let previous = (best.depth > 0).then_some(best.value);
+            let (value, best_move) = self.search_root(&mut root_moves, depth, previous, report);
+            if self.aborted || self.cut {
+                // A partial iteration searched the previous best move first, so its best
+                // move is at least as well founded as the last complete one.
                 if let Some(m) = best_move {
-                    if value > best.value {
+                    if self.cut || value > best.value {
                         best.best = m;
                         best.value = value;
                     }
@@ -237,7 +257,7 @@ impl<'a> Worker<'a> {
                 depth,
                 nodes: self.nodes,
             };
-            report(&SearchReport {
+            report(&SearchEvent::Iteration(SearchReport {
                 depth,
                 seldepth: self.seldepth,
                 value,
@@ -245,12 +265,22 @@ impl<'a> Worker<'a> {
                 elapsed: self.limits.started.elapsed(),
                 best: self.board.coord(m),
                 pv: self.pv[0].iter().map(|&p| self.board.coord(p)).collect(),
-            });
-            if eval::is_decisive(value) && eval::plies_to_end(value) <= depth {
-                break; // proven: deeper search cannot change it
+            }));
+            let proven = eval::is_decisive(value) && eval::plies_to_end(value) <= depth;
+            if proven {
+                break; // deeper search cannot change a proven result
             }
-            if self.limits.started.elapsed() >= self.limits.soft {
-                break;
+            let coord = self.board.coord(m);
+            if let Some(tm) = self.time.as_mut() {
+                let decision = tm.after_iteration(IterationReport {
+                    depth: depth as u32,
+                    best_move: coord,
+                    score: value,
+                    proven,
+                });
+                if decision != crate::time::Decision::Continue {
+                    break;
+                }
             }
         }
         best.nodes = self.nodes;
@@ -301,12 +331,25 @@ impl<'a> Worker<'a> {
         }
     }
 
-    fn search_root(&mut self, moves: &mut MoveList, depth: i32) -> (Value, Option<Pos>) {
+    fn search_root(
+        &mut self,
+        moves: &mut MoveList,
+        depth: i32,
+        previous: Option<Value>,
+        report: &mut dyn FnMut(&SearchEvent),
+    ) -> (Value, Option<Pos>) {
         let mut alpha = -INFINITE;
         let beta = INFINITE;
         let mut best_move = None;
         let mut best_value = -INFINITE;
+        let mut panicking = false;
         for i in 0..moves.len() {
+            // The soft limit may end an iteration between root moves (never in panic
+            // mode, which the time manager handles); depth 1 always completes.
+            if i > 0 && depth > 1 && self.time.as_ref().is_some_and(|tm| tm.soft_limit_reached()) {
+                self.cut = true;
+                break;
+            }
             let m = moves[i].pos;
             self.board.make(m);
             let v = if i == 0 {
@@ -323,7 +366,32 @@ impl<'a> Worker<'a> {
             if self.aborted {
                 break;
             }
+            if i == 0 {
+                if let (Some(prev), Some(tm)) = (previous, self.time.as_mut()) {
+                    // The move that was best failed low at this depth: maybe panic.
+                    if v < prev {
+                        let fail = FailLow {
+                            depth: depth as u32,
+                            best_move: self.board.coord(m),
+                            previous_score: prev,
+                            bound: v,
+                            proven_loss: v <= -WIN_THRESHOLD,
+                        };
+                        if tm.on_fail_low(fail) {
+                            panicking = true;
+                            report(&SearchEvent::Note(tm.describe()));
+                        }
+                    }
+                }
+            }
             if v > best_value {
+                if panicking && i > 0 && !eval::is_decisive(v.min(0)) {
+                    // Another move holds where the old best fell: the panic is over.
+                    panicking = false;
+                    if let Some(tm) = self.time.as_mut() {
+                        tm.on_resolved(Resolution::FoundMove(self.board.coord(m)));
+                    }
+                }
                 best_value = v;
                 best_move = Some(m);
                 if v > alpha {
@@ -541,16 +609,18 @@ impl<'a> Worker<'a> {
     }
 
     fn check_limits(&mut self) {
-        let elapsed = self.limits.started.elapsed();
-        if elapsed >= self.limits.hard
-            || self.nodes >= self.limits.max_nodes
-            || self.stop.load(Ordering::Relaxed)
-        {
+        // With a zero budget ("play at once") depth 1 still completes: a move is needed.
+        let out_of_time = self.time.as_ref().is_some_and(|tm| {
+            tm.hard_limit_reached() && (self.depth > 1 || tm.budget().hard_ms > 0)
+        });
+        if out_of_time || self.nodes >= self.limits.max_nodes || self.stop.load(Ordering::Relaxed) {
             self.aborted = true;
         }
     }
 }
 
+// A short-lived local of every node: boxing the list would cost an allocation per node.
+#[allow(clippy::large_enum_variant)]
 enum Forced {
     Won(Value),
     Lost(Value),
@@ -677,7 +747,7 @@ mod tests {
         let mut state = SearchState::new();
         state.set_tt_bytes(1 << 20);
         let stop = AtomicBool::new(false);
-        let o = state.evaluate(&mut b, &SearchLimits::depth(depth), &stop);
+        let o = state.evaluate(&mut b, SearchLimits::depth(depth), &stop);
         (b.coord(o.best), o.value)
     }
 
