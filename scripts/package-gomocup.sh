@@ -3,8 +3,8 @@
 #   target/gomocup/wuzi.zip
 #     pbrain-wuzi64.exe   x86_64-pc-windows-gnu, target-cpu x86-64-v3 (AVX2, no AVX-512),
 #                         C runtime linked statically: needs only DLLs Windows ships
-#     config/ openings/   copied from the repository when present (the brain looks for them
-#                         beside the executable)
+#     wuzi.conf           the default configuration (config/wuzi.conf), beside the
+#                         executable where the brain looks for it
 # Checks before zipping: the executable imports only Windows system DLLs, contains no
 # AVX-512 instruction, is a 64-bit console program; the ZIP stays under Gomocup's 8 MB.
 #
@@ -83,9 +83,19 @@ log "instruction check: 0 AVX-512 (zmm/mask register) instructions, $ymm using y
 rm -rf "$stage"
 mkdir -p "$stage"
 cp "$exe" "$stage/$exe_name"
-for dir in config openings; do
-    if [[ -d "$REPO_ROOT/$dir" ]]; then
-        cp -r "$REPO_ROOT/$dir" "$stage/$dir"
+# Files the brain reads at run time, as "repository path:path in the ZIP". The brain looks
+# for wuzi.conf beside its executable (src/config.rs), so the default configuration goes to
+# the root, where an operator can edit it (the same defaults are also compiled in).
+# openings/ holds the match runner's opening lists, not a book the brain reads: not shipped.
+# A runtime file added later (an opening book, weights) must be listed here.
+runtime_files=("config/wuzi.conf:wuzi.conf")
+for entry in "${runtime_files[@]}"; do
+    src="$REPO_ROOT/${entry%%:*}" dst="$stage/${entry#*:}"
+    if [[ -f "$src" ]]; then
+        mkdir -p "$(dirname "$dst")"
+        cp "$src" "$dst"
+    else
+        log "note: ${entry%%:*} not in the repository; not shipped"
     fi
 done
 mkdir -p "$(dirname "$zip_path")"
