@@ -303,14 +303,32 @@ def cmd_protocol(args):
         rep.check(r == "OK", f"RESTART -> OK: {r!r}")
         b.send("BEGIN")
         r = b.reply(args.move_timeout)
-        rep.check(parse_move(r, 15) is not None, f"BEGIN -> a move: {r!r}")
+        first = parse_move(r, 15)
+        rep.check(first is not None, f"BEGIN -> a move: {r!r}")
 
+        # The reader thread keeps reading while the brain thinks: YXSTOP (c-gomoku-cli at
+        # the turn's end) gets the move at once, END ends the process mid-search.
+        reply_x = 0 if first != (0, 0) else 1
+        b.send("INFO timeout_turn 60000")
+        b.send(f"TURN {reply_x},0")
+        early = b.unexpected(0.5)
+        start = time.monotonic()
+        b.send("YXSTOP")
+        r = early[0] if early else b.reply(args.move_timeout)
+        took = time.monotonic() - start
+        mv = parse_move(r, 15)
+        rep.check(not early and mv is not None and mv not in (first, (reply_x, 0))
+                  and took < 1.0,
+                  f"YXSTOP during a 60 s search -> a move within 1 s: {r!r} in {took:.2f}s"
+                  + (" (the reply came before YXSTOP: no search to stop)" if early else ""))
+        b.send(f"TURN {reply_x},1")
+        time.sleep(0.5)
         start = time.monotonic()
         b.send("END")
         code = b.wait_exit(args.end_timeout)
         took = time.monotonic() - start
-        rep.check(code is not None, f"END -> process exits in {took:.2f}s "
-                  f"(limit {args.end_timeout}s), exit code {code}")
+        rep.check(code is not None, f"END during a 60 s search -> process exits in "
+                  f"{took:.2f}s (limit {args.end_timeout}s), exit code {code}")
         rest = b.unexpected(0.2)
         rep.check(not rest, f"nothing written after END: {rest!r}")
     except BrainDied:

@@ -4,7 +4,8 @@
 #   folder, starts pbrain-*.exe from another working directory and checks, with CR LF line
 #   ends throughout:
 #   - protocol: ABOUT -> one line, START 15 -> OK, INFO gets no reply, malformed lines ->
-#     ERROR/UNKNOWN, lower case / LF / lone CR accepted, TURN/RESTART/BEGIN, END exits fast;
+#     ERROR/UNKNOWN, lower case / LF / lone CR accepted, TURN/RESTART/BEGIN, YXSTOP ends a
+#     60 s search at once (the stdin reader thread works), END mid-search exits within 1 s;
 #   - the four Gomocup acceptance positions (shared/positions/gomocup-acceptance.txt).
 # Skips (exit 0, with a message) when the Windows target, the mingw linker or Wine is not
 # installed: run scripts/setup-windows-toolchain.sh first. --strict turns a skip into exit 2.
