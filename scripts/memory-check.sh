@@ -17,6 +17,7 @@
 #   --wine-moves N  moves to play under Wine (default 120)
 #   --no-wine       Linux build only
 set -euo pipefail
+# shellcheck source=scripts/windows-common.sh
 source "$(dirname "$0")/windows-common.sh"
 
 moves=300 turn_ms=500 wine_moves=120 use_wine=1

@@ -14,6 +14,7 @@
 # Env: WUZI_ZIP=path (output, default target/gomocup/wuzi.zip)
 #      WUZI_TARGET_CPU=x86-64-v2 (default x86-64-v3: AVX2) for CPUs without AVX2
 set -euo pipefail
+# shellcheck source=scripts/windows-common.sh
 source "$(dirname "$0")/windows-common.sh"
 
 strict=0

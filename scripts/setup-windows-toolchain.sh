@@ -13,6 +13,7 @@
 #   --no-install   do not call apt-get or rustup; only (re)build the Wine prefix.
 #   --no-wine      skip Wine and the prefix (cross-build only).
 set -euo pipefail
+# shellcheck source=scripts/windows-common.sh
 source "$(dirname "$0")/windows-common.sh"
 
 best_effort=0 install=1 want_wine=1
@@ -26,6 +27,8 @@ for arg in "$@"; do
     esac
 done
 
+# rustup acts on the toolchain in force in the current folder: the repository's.
+cd "$REPO_ROOT"
 problems=()
 
 pkg_installed() { dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q 'install ok installed'; }

@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # Shared settings for the Windows build scripts. Sourced, not run:
 #   source "$(dirname "$0")/windows-common.sh"
 # Defines REPO_ROOT, WIN_TARGET, WIN_LINKER, the Wine prefix under target/, and checks.
@@ -11,7 +12,7 @@ export WINEPREFIX="${WUZI_WINEPREFIX:-$REPO_ROOT/target/wineprefix}"
 # Wine's own diagnostics would land on the brain's stderr, which managers read as replies.
 export WINEDEBUG=-all
 # The test-only bcryptprimitives.dll stand-in (see scripts/wine/bcryptprimitives.c).
-WINE_SHIM_DLL="$REPO_ROOT/target/wine/bcryptprimitives.dll"
+export WINE_SHIM_DLL="$REPO_ROOT/target/wine/bcryptprimitives.dll"
 
 log() { printf '%s: %s\n' "$(basename "$0")" "$*" >&2; }
 die() { log "ERROR: $*"; exit 1; }
@@ -19,7 +20,8 @@ die() { log "ERROR: $*"; exit 1; }
 # The Rust standard library for the Windows target, in the sysroot cargo will use.
 have_windows_std() {
     local sysroot
-    sysroot="$(rustc --print sysroot 2>/dev/null)" || return 1
+    # From the repository: a rust-toolchain file there would choose the toolchain.
+    sysroot="$(cd "$REPO_ROOT" && rustc --print sysroot 2>/dev/null)" || return 1
     compgen -G "$sysroot/lib/rustlib/$WIN_TARGET/lib/libstd-*.rlib" >/dev/null
 }
 

@@ -14,6 +14,7 @@
 # Env: WUZI_POSITIONS=path of gomocup-acceptance.txt (default: found beside the repo)
 #      WUZI_END_TIMEOUT=seconds the brain may take to exit after END (default 1.0)
 set -euo pipefail
+# shellcheck source=scripts/windows-common.sh
 source "$(dirname "$0")/windows-common.sh"
 
 strict=0 verbose=()
