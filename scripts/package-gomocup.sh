@@ -28,7 +28,7 @@ done
 
 if ! have_windows_toolchain; then
     explain_windows_toolchain
-    if (( strict )); then die "cannot build the Windows brain"; fi
+    if (( strict )); then log "ERROR: cannot build the Windows brain"; exit 2; fi
     log "SKIPPED: no Windows cross-toolchain on this machine, no package written"
     exit 0
 fi

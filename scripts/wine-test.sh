@@ -29,7 +29,7 @@ done
 
 skip() {
     log "$*"
-    if (( strict )); then die "cannot run the Wine tests"; fi
+    if (( strict )); then log "ERROR: cannot run the Wine tests"; exit 2; fi
     log "SKIPPED: Wine tests not run (install with scripts/setup-windows-toolchain.sh)"
     exit 0
 }
