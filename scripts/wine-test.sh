@@ -10,19 +10,23 @@
 # Skips (exit 0, with a message) when the Windows target, the mingw linker or Wine is not
 # installed: run scripts/setup-windows-toolchain.sh first. --strict turns a skip into exit 2.
 #
-# Usage: scripts/wine-test.sh [--strict] [-v]
+# With --cargo-test it also runs the whole test suite built for Windows under Wine
+# (about 2 minutes more on 2 cores).
+#
+# Usage: scripts/wine-test.sh [--strict] [--cargo-test] [-v]
 # Env: WUZI_POSITIONS=path of gomocup-acceptance.txt (default: found beside the repo)
 #      WUZI_END_TIMEOUT=seconds the brain may take to exit after END (default 1.0)
 set -euo pipefail
 # shellcheck source=scripts/windows-common.sh
 source "$(dirname "$0")/windows-common.sh"
 
-strict=0 verbose=()
+strict=0 verbose=() cargo_test=0
 for arg in "$@"; do
     case "$arg" in
         --strict) strict=1 ;;
+        --cargo-test) cargo_test=1 ;;
         -v|--verbose) verbose=(-v) ;;
-        -h|--help) sed -n '2,16p' "$0"; exit 0 ;;
+        -h|--help) sed -n '2,19p' "$0"; exit 0 ;;
         *) die "unknown option: $arg (see --help)" ;;
     esac
 done
@@ -74,6 +78,11 @@ if [[ -n "$positions" ]]; then
 else
     log "acceptance positions not found (set WUZI_POSITIONS): acceptance checks not run"
     status=1
+fi
+if (( cargo_test )); then
+    log "cargo test for $WIN_TARGET under Wine"
+    (cd "$REPO_ROOT" && CARGO_TARGET_X86_64_PC_WINDOWS_GNU_RUNNER="$REPO_ROOT/scripts/wine-run.sh" \
+        cargo test --locked --target "$WIN_TARGET") || status=1
 fi
 if (( status )); then log "FAILED"; else log "all Wine checks passed"; fi
 exit "$status"
