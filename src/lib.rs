@@ -14,6 +14,7 @@ pub mod logging;
 pub mod movegen;
 pub mod pattern;
 pub mod protocol;
+pub mod puzzles;
 pub mod rules;
 pub mod search;
 pub mod time;

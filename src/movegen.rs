@@ -136,6 +136,24 @@ pub fn candidates(board: &Board) -> MoveList {
     list
 }
 
+/// The cells where `color` makes a four (or five), scored like `candidates`, best first.
+pub fn four_moves(board: &Board, color: Color) -> MoveList {
+    let them = color.opponent();
+    let mut list = MoveList::new();
+    for p in board.positions() {
+        if board.is_empty(p)
+            && board.cell_patterns(p)[color.index()]
+                .iter()
+                .any(|&c| c.is_four() || c == Pattern::Five)
+        {
+            let score = cell_score(board, p, color) * 6 / 5 + cell_score(board, p, them);
+            list.push(ScoredMove { pos: p, score });
+        }
+    }
+    sort_moves(&mut list);
+    list
+}
+
 /// Sorts best first, ties by position.
 pub fn sort_moves(list: &mut MoveList) {
     list.sort_unstable_by(|a, b| b.score.cmp(&a.score).then(a.pos.cmp(&b.pos)));

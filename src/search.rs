@@ -29,6 +29,10 @@ pub const MAX_PLY: usize = 128;
 /// Moves searched at an interior node that is not forced (the pattern-score ordering
 /// puts the moves that matter first; the rest are pruned).
 const MAX_INTERIOR_MOVES: usize = 24;
+/// Fours tried at a leaf: the best-scored ones; a VCF rarely needs more choices.
+const MAX_QUIESCENCE_FOURS: usize = 8;
+/// Longest four-chain the leaf search follows.
+const MAX_QUIESCENCE_CHAIN: i32 = 10;
 /// Default transposition table size when nothing asks for another.
 pub const DEFAULT_TT_BYTES: usize = 64 << 20;
 
@@ -442,7 +446,7 @@ impl<'a> Worker<'a> {
         }
 
         if depth <= 0 && forced.is_none() {
-            return eval::evaluate(self.board);
+            return self.quiescence(alpha, beta, ply, depth);
         }
 
         // Step 4: transposition table.
@@ -530,6 +534,50 @@ impl<'a> Worker<'a> {
         self.tt
             .store(key, best_move, value_to_tt(best_value, ply), depth, bound);
         best_value
+    }
+
+    /// The leaf search: stand pat on the static value, or play one of our fours. A four
+    /// leaves the opponent a single answer (step 2 of the child), which keeps the depth,
+    /// so this follows four-chains (VCF). `depth` ≤ 0 counts the fours played so far in
+    /// this chain (negated): the chain is bounded in length and narrows after its start.
+    fn quiescence(&mut self, mut alpha: Value, beta: Value, ply: usize, depth: i32) -> Value {
+        let chain = -depth;
+        let stand_pat = eval::evaluate(self.board);
+        if stand_pat >= beta || ply >= MAX_PLY - 2 || chain >= MAX_QUIESCENCE_CHAIN {
+            return stand_pat;
+        }
+        alpha = alpha.max(stand_pat);
+        let us = self.board.side_to_move();
+        if self.board.pattern_count(us, Pattern::Four) == 0 {
+            return stand_pat;
+        }
+        let mut fours = movegen::four_moves(self.board, us);
+        fours.truncate(if chain == 0 {
+            MAX_QUIESCENCE_FOURS
+        } else {
+            MAX_QUIESCENCE_FOURS / 2
+        });
+        self.retain_legal(&mut fours);
+        let mut best = stand_pat;
+        for m in fours.iter().map(|m| m.pos) {
+            self.board.make(m);
+            let v = -self.negamax(depth - 1, -beta, -alpha, ply + 1);
+            self.board.undo();
+            if self.aborted {
+                return 0;
+            }
+            if v > best {
+                best = v;
+                if v > alpha {
+                    alpha = v;
+                    self.update_pv(ply, m);
+                    if v >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        best
     }
 
     fn update_pv(&mut self, ply: usize, m: Pos) {
