@@ -141,8 +141,9 @@ def process_tree(pid):
 
 def memory_of(pids):
     """Sums over pids: rss, uss (private clean + dirty), pss, hwm (peak RSS), data (VmData:
-    private writable mappings, touched or not: the nearest thing to Windows' commit)."""
-    total = dict(rss=0, uss=0, pss=0, hwm=0, data=0)
+    private writable mappings, touched or not: the nearest thing to Windows' commit); and
+    the largest main-thread stack (VmStk)."""
+    total = dict(rss=0, uss=0, pss=0, hwm=0, data=0, stack=0)
     for p in pids:
         try:
             with open(f"/proc/{p}/smaps_rollup") as f:
@@ -163,6 +164,10 @@ def memory_of(pids):
                         total["hwm"] += int(line.split()[1]) * 1024
                     elif line.startswith("VmData:"):
                         total["data"] += int(line.split()[1]) * 1024
+                    elif line.startswith("VmStk:"):
+                        # The main thread's stack as far as it ever grew (Linux build:
+                        # Windows reserves 2 MiB for it, Linux 8 MiB).
+                        total["stack"] = max(total["stack"], int(line.split()[1]) * 1024)
         except (OSError, ValueError):
             continue
     return total
@@ -396,7 +401,7 @@ def cmd_memory(args):
     brains = [Brain(args.brain, cwd=args.cwd, name=f"brain{i}", verbose=args.verbose)
               for i in (0, 1)]
     rep.brains.extend(brains)
-    peak = dict(rss=0, uss=0, pss=0, hwm=0, data=0)
+    peak = dict(rss=0, uss=0, pss=0, hwm=0, data=0, stack=0)
     peak_at = {}
     rng = random.Random(args.seed)
     size, total, game = args.size, 0, 0
@@ -475,7 +480,8 @@ def cmd_memory(args):
     print(f"memory after each of {total} moves ({'process tree' if args.tree else 'process'}"
           f" of each brain), peaks:")
     for k, label in (("rss", "RSS"), ("uss", "USS (private)"), ("pss", "PSS"),
-                     ("hwm", "VmHWM (peak RSS)"), ("data", "VmData (private, committed)")):
+                     ("hwm", "VmHWM (peak RSS)"), ("data", "VmData (private, committed)"),
+                     ("stack", "VmStk (main thread stack)")):
         print(f"  {label:28} {peak[k] / MIB:8.1f} MiB  at {peak_at.get(k, '-')}")
     rep.check(peak[args.metric] < limit,
               f"peak {args.metric.upper()} {peak[args.metric] / MIB:.1f} MiB < limit "
