@@ -53,7 +53,7 @@ esac
 
 log "building $exe_name ($WIN_TARGET, target-cpu=$target_cpu)"
 # RUSTFLAGS replaces .cargo/config.toml's list for the target, so spell out all of it.
-RUSTFLAGS="-C target-feature=+crt-static -C target-cpu=$target_cpu" \
+RUSTFLAGS="-C target-feature=+crt-static -C target-cpu=$target_cpu -C link-arg=-Wl,--no-insert-timestamp" \
     cargo build --release --locked --quiet --target "$WIN_TARGET" --bin pbrain-wuzi
 exe="$REPO_ROOT/target/$WIN_TARGET/release/pbrain-wuzi.exe"
 [[ -f "$exe" ]] || die "build produced no $exe"
