@@ -395,7 +395,9 @@ def cmd_acceptance(args):
 def cmd_memory(args):
     """Two instances of the brain play each other (freestyle, args.size) game after game
     until args.moves moves were played in all; after every move the mover's memory is
-    sampled. Fails when the peak of args.metric reaches args.limit_mib."""
+    sampled. Fails when the peak of args.metric reaches args.limit_mib, or when a move
+    takes longer than timeout_turn (+ args.tolerance_ms) or a game longer than the match
+    clock (args.match_ms, sent with time_left before every move)."""
     rep = Report()
     limit = int(args.limit_mib * MIB)
     brains = [Brain(args.brain, cwd=args.cwd, name=f"brain{i}", verbose=args.verbose)
@@ -405,6 +407,7 @@ def cmd_memory(args):
     peak_at = {}
     rng = random.Random(args.seed)
     size, total, game = args.size, 0, 0
+    slowest, slowest_at, most_used = 0.0, "-", 0.0
     try:
         while total < args.moves:
             game += 1
@@ -425,15 +428,18 @@ def cmd_memory(args):
                     rep.check(False, f"{b.name}: START {size} -> OK: {r!r}")
                     raise BrainDied()
                 for line in (f"INFO max_memory {args.max_memory}", "INFO rule 0",
-                             f"INFO timeout_turn {args.turn_ms}", "INFO timeout_match 0",
-                             "INFO game_type 1"):
+                             f"INFO timeout_turn {args.turn_ms}",
+                             f"INFO timeout_match {args.match_ms}", "INFO game_type 1"):
                     b.send(line)
+            used = [0.0, 0.0]   # match clock per brain, seconds
             winner = "unfinished (move budget spent)"
             game_start = len(moves)
             while total < args.moves:
                 side = len(moves) % 2
                 b = brains[(side + game) % 2]       # colours swap from game to game
                 idx = brains.index(b)
+                if args.match_ms:
+                    b.send(f"INFO time_left {int(args.match_ms - used[idx] * 1000)}")
                 if synced[idx]:
                     b.send(f"TURN {moves[-1][0]},{moves[-1][1]}")
                 else:
@@ -442,7 +448,19 @@ def cmd_memory(args):
                         b.send(line)
                     b.send("DONE")
                     synced[idx] = True
+                sent = time.monotonic()
                 r = b.reply(args.move_timeout)
+                took = time.monotonic() - sent
+                used[idx] += took
+                most_used = max(most_used, used[idx])
+                if took > slowest:
+                    slowest, slowest_at = took, f"game {game} move {len(moves) + 1} ({b.name})"
+                if took * 1000 > args.turn_ms + args.tolerance_ms:
+                    rep.check(False, f"game {game} move {len(moves) + 1}: {b.name} took "
+                              f"{took * 1000:.0f} ms, over timeout_turn {args.turn_ms} ms")
+                if args.match_ms and used[idx] * 1000 > args.match_ms + args.tolerance_ms:
+                    rep.check(False, f"game {game}: {b.name} used {used[idx] * 1000:.0f} ms, "
+                              f"over timeout_match {args.match_ms} ms")
                 mv = parse_move(r, size)
                 if mv is None or mv in stones:
                     rep.check(False, f"game {game} move {len(moves) + 1}: {b.name} -> "
@@ -483,6 +501,9 @@ def cmd_memory(args):
                      ("hwm", "VmHWM (peak RSS)"), ("data", "VmData (private, committed)"),
                      ("stack", "VmStk (main thread stack)")):
         print(f"  {label:28} {peak[k] / MIB:8.1f} MiB  at {peak_at.get(k, '-')}")
+    print(f"slowest move {slowest * 1000:.0f} ms at {slowest_at} (timeout_turn "
+          f"{args.turn_ms} ms); most match time used in a game {most_used * 1000:.0f} ms"
+          + (f" (timeout_match {args.match_ms} ms)" if args.match_ms else ""))
     rep.check(peak[args.metric] < limit,
               f"peak {args.metric.upper()} {peak[args.metric] / MIB:.1f} MiB < limit "
               f"{args.limit_mib:.0f} MiB (max_memory {args.max_memory / MIB:.0f} MiB "
@@ -516,6 +537,10 @@ def main():
     p.add_argument("--size", type=int, default=20)
     p.add_argument("--opening", type=int, default=3, help="random opening stones")
     p.add_argument("--turn-ms", type=int, default=500)
+    p.add_argument("--match-ms", type=int, default=0,
+                   help="timeout_match for each brain (0: none); time_left before each move")
+    p.add_argument("--tolerance-ms", type=int, default=0,
+                   help="slack over timeout_turn / timeout_match before a move counts late")
     p.add_argument("--max-memory", type=int, default=367001600)
     p.add_argument("--limit-mib", type=float, default=350 - 32)
     p.add_argument("--metric", choices=("rss", "uss", "pss", "hwm", "data"), default="rss")

@@ -11,23 +11,31 @@
 #      USS of the brain process: RSS there also counts Wine's shared libraries, which
 #      Windows would not charge to the brain). Skipped with a message otherwise.
 #
-# Usage: scripts/memory-check.sh [--moves N] [--turn-ms MS] [--wine-moves N] [--no-wine]
-#   --moves N       moves to play with the Linux build (default 300; ~3 min at 500 ms)
+# It also fails when a move takes longer than timeout_turn, or a game longer than the match
+# clock given with --match-ms, and prints the slowest move.
+#
+# Usage: scripts/memory-check.sh [--moves N] [--turn-ms MS] [--match-ms MS] [--wine-moves N]
+#                                [--no-wine]
+#   --moves N       moves to play with the Linux build (default 300; ~2 min at 500 ms)
 #   --turn-ms MS    INFO timeout_turn for both brains (default 500)
+#   --match-ms MS   INFO timeout_match for both, time_left before each move (default 0: none)
 #   --wine-moves N  moves to play under Wine (default 120)
 #   --no-wine       Linux build only
+# Env: WUZI_TIME_TOLERANCE_MS=N  slack before a move counts as late (default 0; managers
+#      allow ~1000 ms, but the brain must not rely on it)
 set -euo pipefail
 # shellcheck source=scripts/windows-common.sh
 source "$(dirname "$0")/windows-common.sh"
 
-moves=300 turn_ms=500 wine_moves=120 use_wine=1
+moves=300 turn_ms=500 match_ms=0 wine_moves=120 use_wine=1
 while (( $# )); do
     case "$1" in
         --moves) moves="$2"; shift ;;
         --turn-ms) turn_ms="$2"; shift ;;
+        --match-ms) match_ms="$2"; shift ;;
         --wine-moves) wine_moves="$2"; shift ;;
         --no-wine) use_wine=0 ;;
-        -h|--help) sed -n '2,20p' "$0"; exit 0 ;;
+        -h|--help) sed -n '2,27p' "$0"; exit 0 ;;
         *) die "unknown option: $1 (see --help)" ;;
     esac
     shift
@@ -35,7 +43,9 @@ done
 
 cd "$REPO_ROOT"
 driver=(python3 "$REPO_ROOT/scripts/brain_driver.py" memory --max-memory 367001600
-        --limit-mib $((350 - 32)) --turn-ms "$turn_ms" --move-timeout 60 --end-timeout 5)
+        --limit-mib $((350 - 32)) --turn-ms "$turn_ms" --match-ms "$match_ms"
+        --tolerance-ms "${WUZI_TIME_TOLERANCE_MS:-0}"
+        --move-timeout 60 --end-timeout 5)
 workdir="$(mktemp -d)"
 trap 'rm -rf "$workdir"' EXIT
 status=0
@@ -63,5 +73,5 @@ else
     "${driver[@]}" --moves "$wine_moves" --metric uss --no-tree --cwd "$workdir" \
         -- wine "$exe" || status=1
 fi
-if (( status )); then log "FAILED: memory at or over the limit, or the brain misbehaved"; fi
+if (( status )); then log "FAILED: memory at or over the limit, a move too slow, or the brain misbehaved"; fi
 exit "$status"
