@@ -83,6 +83,9 @@ static ZOBRIST: Lazy<Box<[[u64; 2]]>> = Lazy::new(|| {
     (0..MAX_CELLS).map(|_| [next(), next()]).collect()
 });
 
+/// Key toggled by a null move (a fixed odd constant; any value unlike the cell keys).
+const PASS_KEY: u64 = 0x9d3f_71a2_c46b_e015;
+
 /// The per-cell class of each line for each colour: `[color][direction]`.
 pub type CellPatterns = [[Pattern; 4]; 2];
 
@@ -103,6 +106,8 @@ pub struct Board {
     stone_counts: [usize; 2],
     hash: u64,
     side_to_move: Color,
+    /// Null moves (passes) in force: each flips the side to move without a stone.
+    passes: u32,
     history: Vec<Pos>,
 }
 
@@ -129,6 +134,7 @@ impl Board {
             stone_counts: [0; 2],
             hash: 0,
             side_to_move: Color::Black,
+            passes: 0,
             history: Vec::with_capacity(width * height),
         };
         for y in 0..height {
@@ -342,11 +348,32 @@ impl Board {
     }
 
     fn side_after_counts(&self) -> Color {
-        if self.stone_counts[0] > self.stone_counts[1] {
+        let by_counts = if self.stone_counts[0] > self.stone_counts[1] {
             Color::White
         } else {
             Color::Black
+        };
+        if self.passes % 2 == 1 {
+            by_counts.opponent()
+        } else {
+            by_counts
         }
+    }
+
+    /// A null move: the side to move passes (for null-move pruning). The key changes so
+    /// the position after a pass is not confused with the one before.
+    pub fn make_null(&mut self) {
+        self.passes += 1;
+        self.hash ^= PASS_KEY;
+        self.side_to_move = self.side_after_counts();
+    }
+
+    /// Takes back the null move made last.
+    pub fn undo_null(&mut self) {
+        debug_assert!(self.passes > 0, "undo_null without a null move");
+        self.passes = self.passes.saturating_sub(1);
+        self.hash ^= PASS_KEY;
+        self.side_to_move = self.side_after_counts();
     }
 
     /// Applies `edit` to the code slot that `p` occupies in each of the twenty cells
@@ -419,13 +446,16 @@ impl Board {
 
     /// The Zobrist key recomputed from the stones.
     pub fn compute_hash(&self) -> u64 {
-        self.positions()
-            .filter_map(|p| match self.cell(p) {
-                Cell::Black => Some(ZOBRIST[p.index()][0]),
-                Cell::White => Some(ZOBRIST[p.index()][1]),
-                _ => None,
-            })
-            .fold(0, |h, z| h ^ z)
+        let passes = if self.passes % 2 == 1 { PASS_KEY } else { 0 };
+        passes
+            ^ self
+                .positions()
+                .filter_map(|p| match self.cell(p) {
+                    Cell::Black => Some(ZOBRIST[p.index()][0]),
+                    Cell::White => Some(ZOBRIST[p.index()][1]),
+                    _ => None,
+                })
+                .fold(0, |h, z| h ^ z)
     }
 
     /// Checks every piece of incremental state against a recomputation. Returns the first

@@ -119,6 +119,7 @@ pub struct Engine {
     search: search::SearchState,
     config: Config,
     time_params: TimeParams,
+    search_options: search::SearchOptions,
     /// Started with the engine (at process start): the origin of every time stamp.
     clock: SystemClock,
 }
@@ -147,6 +148,7 @@ impl Engine {
             board: None,
             search: search::SearchState::new(),
             time_params: TimeParams::from_config(&config),
+            search_options: search::SearchOptions::from_config(&config),
             config,
             clock: SystemClock::new(),
         }
@@ -325,6 +327,7 @@ impl Engine {
                 .max_depth
                 .map_or(search::MAX_PLY as i32, |d| d.max(1) as i32),
             max_nodes: s.max_node.unwrap_or(u64::MAX),
+            options: self.search_options,
         }
     }
 

@@ -29,12 +29,50 @@ pub const MAX_PLY: usize = 128;
 /// Moves searched at an interior node that is not forced (the pattern-score ordering
 /// puts the moves that matter first; the rest are pruned).
 const MAX_INTERIOR_MOVES: usize = 24;
+/// Null move: smallest depth where it is tried, and its depth reduction.
+const NULL_MIN_DEPTH: i32 = 3;
+const NULL_REDUCTION: i32 = 2;
+/// Late-move reductions: from which move index and depth a quiet move is reduced.
+const LMR_MIN_INDEX: usize = 4;
+const LMR_MIN_DEPTH: i32 = 3;
+/// First aspiration window half-width around the previous iteration's value.
+const ASPIRATION_DELTA: Value = 40;
 /// Fours tried at a leaf: the best-scored ones; a VCF rarely needs more choices.
 const MAX_QUIESCENCE_FOURS: usize = 8;
 /// Longest four-chain the leaf search follows.
 const MAX_QUIESCENCE_CHAIN: i32 = 10;
 /// Default transposition table size when nothing asks for another.
 pub const DEFAULT_TT_BYTES: usize = 64 << 20;
+
+/// Search features that can be switched off (config keys `search.*`), so each can be
+/// judged by a match against the same engine without it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SearchOptions {
+    pub null_move: bool,
+    pub aspiration: bool,
+    pub late_move_reductions: bool,
+}
+
+impl Default for SearchOptions {
+    fn default() -> Self {
+        SearchOptions {
+            null_move: true,
+            aspiration: true,
+            late_move_reductions: true,
+        }
+    }
+}
+
+impl SearchOptions {
+    pub fn from_config(config: &crate::config::Config) -> SearchOptions {
+        let d = SearchOptions::default();
+        SearchOptions {
+            null_move: config.get_bool("search.null_move", d.null_move),
+            aspiration: config.get_bool("search.aspiration", d.aspiration),
+            late_move_reductions: config.get_bool("search.lmr", d.late_move_reductions),
+        }
+    }
+}
 
 /// When and how deep to stop.
 pub struct SearchLimits {
@@ -44,6 +82,7 @@ pub struct SearchLimits {
     pub time: Option<TimeManager>,
     pub max_depth: i32,
     pub max_nodes: u64,
+    pub options: SearchOptions,
 }
 
 impl SearchLimits {
@@ -54,6 +93,7 @@ impl SearchLimits {
             time: None,
             max_depth: depth,
             max_nodes: u64::MAX,
+            options: SearchOptions::default(),
         }
     }
 }
@@ -188,6 +228,8 @@ struct Worker<'a> {
     history: Vec<[i32; 2]>,
     /// Triangular principal-variation table.
     pv: Vec<Vec<Pos>>,
+    /// `after_null[ply]`: the move leading to this ply was a null move.
+    after_null: Vec<bool>,
 }
 
 impl<'a> Worker<'a> {
@@ -213,6 +255,7 @@ impl<'a> Worker<'a> {
             killers: [[Pos::NONE; 2]; MAX_PLY + 1],
             history: vec![[0; 2]; cells],
             pv: vec![Vec::new(); MAX_PLY + 2],
+            after_null: vec![false; MAX_PLY + 2],
         }
     }
 
@@ -242,7 +285,8 @@ impl<'a> Worker<'a> {
             self.seldepth = 0;
             self.depth = depth;
             let previous = (best.depth > 0).then_some(best.value);
-            let (value, best_move) = self.search_root(&mut root_moves, depth, previous, report);
+            let (value, best_move) =
+                self.aspiration_search(&mut root_moves, depth, previous, report);
             if self.aborted || self.cut {
                 // A partial iteration searched the previous best move first, so its best
                 // move is at least as well founded as the last complete one.
@@ -301,7 +345,12 @@ impl<'a> Worker<'a> {
                 list.retain(|m| movegen::threat_of(self.board, m.pos, us) >= Threat::WinningFour);
                 list
             }
-            Forced::Lost(_) | Forced::No => self.ordinary_moves(0, Pos::NONE),
+            Forced::Lost(_) | Forced::No => {
+                let them = self.board.side_to_move().opponent();
+                let threatened =
+                    self.board.rule() != Rule::Caro && has_winning_four(self.board, them);
+                self.ordinary_moves(0, Pos::NONE, threatened)
+            }
             Forced::Only(list) => list,
         };
         if moves.is_empty() {
@@ -335,15 +384,52 @@ impl<'a> Worker<'a> {
         }
     }
 
-    fn search_root(
+    /// One iteration, first in a narrow window around the previous value; a result
+    /// outside it is searched again in a window widened on that side.
+    fn aspiration_search(
         &mut self,
         moves: &mut MoveList,
         depth: i32,
         previous: Option<Value>,
         report: &mut dyn FnMut(&SearchEvent),
     ) -> (Value, Option<Pos>) {
-        let mut alpha = -INFINITE;
-        let beta = INFINITE;
+        let centre = previous
+            .filter(|v| self.limits.options.aspiration && depth >= 4 && !eval::is_decisive(*v));
+        let Some(centre) = centre else {
+            return self.search_root(moves, depth, -INFINITE, INFINITE, previous, report);
+        };
+        let mut delta = ASPIRATION_DELTA;
+        let (mut alpha, mut beta) = (centre - delta, centre + delta);
+        loop {
+            let (value, best) = self.search_root(moves, depth, alpha, beta, previous, report);
+            if self.aborted || self.cut {
+                return (value, best);
+            }
+            if value <= alpha && alpha > -INFINITE {
+                alpha = (alpha - delta).max(-INFINITE);
+            } else if value >= beta && beta < INFINITE {
+                beta = (beta + delta).min(INFINITE);
+            } else {
+                return (value, best);
+            }
+            delta *= 4;
+            if delta > WIN_THRESHOLD / 4 {
+                alpha = -INFINITE;
+                beta = INFINITE;
+            }
+        }
+    }
+
+    fn search_root(
+        &mut self,
+        moves: &mut MoveList,
+        depth: i32,
+        alpha: Value,
+        beta: Value,
+        previous: Option<Value>,
+        report: &mut dyn FnMut(&SearchEvent),
+    ) -> (Value, Option<Pos>) {
+        let mut alpha = alpha;
         let mut best_move = None;
         let mut best_value = -INFINITE;
         let mut panicking = false;
@@ -468,10 +554,42 @@ impl<'a> Worker<'a> {
             }
         }
 
+        let us = self.board.side_to_move();
+        let them = us.opponent();
+        let threatened = forced.is_none()
+            && self.board.rule() != Rule::Caro
+            && has_winning_four(self.board, them);
+
+        // Step 4b: null move. If passing still fails high, a real move would too. Not
+        // when the opponent threatens anything (a pass would just lose), never twice in
+        // a row, never near win/loss bounds, and a pass never proves a win.
+        if self.limits.options.null_move
+            && !pv_node
+            && forced.is_none()
+            && !threatened
+            && depth >= NULL_MIN_DEPTH
+            && !self.after_null[ply]
+            && beta.abs() < WIN_THRESHOLD
+            && eval::evaluate(self.board) >= beta
+        {
+            let reduction = NULL_REDUCTION + depth / 6;
+            self.board.make_null();
+            self.after_null[ply + 1] = true;
+            let v = -self.negamax(depth - 1 - reduction, -beta, -beta + 1, ply + 1);
+            self.after_null[ply + 1] = false;
+            self.board.undo_null();
+            if self.aborted {
+                return 0;
+            }
+            if v >= beta {
+                return if v >= WIN_THRESHOLD { beta } else { v };
+            }
+        }
+
         // Steps 5–6: moves.
         let (mut moves, is_forced) = match forced {
             Some(list) => (list, true),
-            None => (self.ordinary_moves(ply, tt_move), false),
+            None => (self.ordinary_moves(ply, tt_move, threatened), false),
         };
         self.retain_legal(&mut moves);
         if moves.is_empty() {
@@ -490,14 +608,30 @@ impl<'a> Worker<'a> {
         let original_alpha = alpha;
         let mut best_value = -INFINITE;
         let mut best_move = Pos::NONE;
-        let us = self.board.side_to_move();
         for (i, m) in moves.iter().map(|m| m.pos).enumerate() {
+            // Late quiet moves (no threat made or met) are searched one ply shallower
+            // first; a fail high is confirmed at full depth.
+            let reduction = if self.limits.options.late_move_reductions
+                && !is_forced
+                && !threatened
+                && i >= LMR_MIN_INDEX
+                && depth >= LMR_MIN_DEPTH
+                && movegen::threat_of(self.board, m, us) < Threat::OpenThree
+                && movegen::threat_of(self.board, m, them) < Threat::OpenThree
+            {
+                1 + (i >= 3 * LMR_MIN_INDEX) as i32
+            } else {
+                0
+            };
             self.board.make(m);
             let mut v;
             if i == 0 {
                 v = -self.negamax(new_depth, -beta, -alpha, ply + 1);
             } else {
-                v = -self.negamax(new_depth, -alpha - 1, -alpha, ply + 1);
+                v = -self.negamax(new_depth - reduction, -alpha - 1, -alpha, ply + 1);
+                if v > alpha && reduction > 0 && !self.aborted {
+                    v = -self.negamax(new_depth, -alpha - 1, -alpha, ply + 1);
+                }
                 if v > alpha && v < beta && !self.aborted {
                     v = -self.negamax(new_depth, -beta, -alpha, ply + 1);
                 }
@@ -625,9 +759,8 @@ impl<'a> Worker<'a> {
     }
 
     /// Steps 5–6: the moves of a node that no five forces.
-    fn ordinary_moves(&mut self, ply: usize, tt_move: Pos) -> MoveList {
+    fn ordinary_moves(&mut self, ply: usize, tt_move: Pos, threatened: bool) -> MoveList {
         let them = self.board.side_to_move().opponent();
-        let threatened = self.board.rule() != Rule::Caro && has_winning_four(self.board, them);
         let board = &*self.board;
         let us = board.side_to_move();
         let mut moves = movegen::candidates(board);
@@ -643,8 +776,10 @@ impl<'a> Worker<'a> {
         let killers = self.killers[ply.min(MAX_PLY)];
         for m in moves.iter_mut() {
             if m.pos == tt_move {
-                m.score = i32::MAX;
-            } else if m.pos == killers[0] || m.pos == killers[1] {
+                m.score = i32::MAX; // first, whatever else it scores
+                continue;
+            }
+            if m.pos == killers[0] || m.pos == killers[1] {
                 m.score += 500;
             }
             m.score += self.history[m.pos.index()][us.index()].min(1 << 20) >> 6;
