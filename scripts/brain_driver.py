@@ -499,7 +499,7 @@ def cmd_memory(args):
           f" of each brain), peaks:")
     for k, label in (("rss", "RSS"), ("uss", "USS (private)"), ("pss", "PSS"),
                      ("hwm", "VmHWM (peak RSS)"), ("data", "VmData (private, committed)"),
-                     ("stack", "VmStk (main thread stack)")):
+                     ("stack", "VmStk (Linux main stack)")):
         print(f"  {label:28} {peak[k] / MIB:8.1f} MiB  at {peak_at.get(k, '-')}")
     print(f"slowest move {slowest * 1000:.0f} ms at {slowest_at} (timeout_turn "
           f"{args.turn_ms} ms); most match time used in a game {most_used * 1000:.0f} ms"
