@@ -6,6 +6,7 @@
 #   - protocol: ABOUT -> one line, START 15 -> OK, INFO gets no reply, malformed lines ->
 #     ERROR/UNKNOWN, lower case / LF / lone CR accepted, TURN/RESTART/BEGIN, YXSTOP ends a
 #     60 s search at once (the stdin reader thread works), END mid-search exits within 1 s;
+#   - wuzi.conf is read from the executable's folder, not the working directory;
 #   - the four Gomocup acceptance positions (shared/positions/gomocup-acceptance.txt).
 # Skips (exit 0, with a message) when the Windows target, the mingw linker or Wine is not
 # installed: run scripts/setup-windows-toolchain.sh first. --strict turns a skip into exit 2.
@@ -71,6 +72,21 @@ status=0
 log "protocol session against $(basename "$exe") under $(wine --version 2>/dev/null)"
 "${driver[@]}" protocol "${verbose[@]}" --cwd "$workdir" --reply-timeout 10 \
     --move-timeout 30 --end-timeout "${WUZI_END_TIMEOUT:-1.0}" -- wine "$exe" || status=1
+# The brain finds wuzi.conf beside its executable (current_exe), not in the working
+# directory: a copy of the package whose wuzi.conf holds an unknown key must report that key
+# in a MESSAGE at the first command.
+probe="$workdir/probe-package"
+cp -r "$unpacked" "$probe"
+printf '[engine]\r\nwine_probe_key = 1\r\n' >"$probe/wuzi.conf"
+session="$( (printf 'START 15\r\n'; sleep 2; printf 'END\r\n') \
+    | (cd "$workdir" && timeout 20 wine "$probe/$(basename "$exe")") 2>&1 | tr -d '\r' || true)"
+if grep -q '^MESSAGE .*wine_probe_key' <<<"$session" && grep -qx 'OK' <<<"$session"; then
+    echo "ok   wuzi.conf beside the executable is read (working directory elsewhere)"
+else
+    echo "FAIL wuzi.conf beside the executable is not read; session: $(tr '\n' '|' <<<"$session")"
+    status=1
+fi
+
 if [[ -n "$positions" ]]; then
     log "Gomocup acceptance positions from $positions"
     "${driver[@]}" acceptance "${verbose[@]}" --cwd "$workdir" --positions "$positions" \
