@@ -50,9 +50,10 @@ unpack_zip() {
     python3 -c 'import sys, zipfile; zipfile.ZipFile(sys.argv[1]).extractall(sys.argv[2])' "$1" "$2"
 }
 
-# Starts this prefix's wineserver ahead of the brain and keeps it up for a while after the
-# last Wine process, so Wine's own start-up and shut-down are not charged to the brain.
+# Runs one trivial Wine program so that the prefix is loaded and checked before the brain
+# starts (a first start after an update of Wine rewrites the prefix, slowly). The
+# wineserver then exits by itself a few seconds after the last Wine process: no -p, which
+# would keep it and Wine's service processes alive indefinitely.
 warm_wine() {
-    wineserver -p 60 >/dev/null 2>&1 || true
     wine cmd /c exit >/dev/null 2>&1 || true
 }
