@@ -120,6 +120,7 @@ pub struct Engine {
     config: Config,
     time_params: TimeParams,
     search_options: search::SearchOptions,
+    eval_weights: crate::eval::EvalWeights,
     /// Started with the engine (at process start): the origin of every time stamp.
     clock: SystemClock,
 }
@@ -149,6 +150,7 @@ impl Engine {
             search: search::SearchState::new(),
             time_params: TimeParams::from_config(&config),
             search_options: search::SearchOptions::from_config(&config),
+            eval_weights: crate::eval::EvalWeights::from_config(&config),
             config,
             clock: SystemClock::new(),
         }
@@ -328,6 +330,7 @@ impl Engine {
                 .map_or(search::MAX_PLY as i32, |d| d.max(1) as i32),
             max_nodes: s.max_node.unwrap_or(u64::MAX),
             options: self.search_options,
+            eval: self.eval_weights,
         }
     }
 
@@ -407,34 +410,101 @@ fn rebuild(
     Ok(fresh)
 }
 
-/// Bytes for the transposition table: `hash_size` when given, else a share of
-/// `max_memory` that leaves room (≥ 48 MiB) for the rest of the process, else the default.
+/// Bytes for the transposition table. Asked for by `INFO hash_size` (KiB), else by the
+/// config's `engine.hash_mb`; when neither asks, the default, or four times it when a
+/// `max_memory` is known. Always capped so that the rest of the process (tables, stacks,
+/// code: well under 48 MiB) fits in `max_memory` too.
 fn tt_bytes(settings: &Settings, config: &Config) -> usize {
     const PROCESS_MARGIN: u64 = 48 << 20;
-    let configured_mb = config.get_u64_in("engine.hash_mb", 0..=65_536, 0);
-    if settings.hash_size_kb == 0 && configured_mb > 0 {
-        let wanted = configured_mb << 20;
-        let cap = if settings.max_memory > 0 {
-            settings.max_memory.saturating_sub(PROCESS_MARGIN)
-        } else {
-            u64::MAX
-        };
-        return wanted.min(cap).max(1 << 20) as usize;
+    let default = crate::search::DEFAULT_TT_BYTES as u64;
+    let asked = if settings.hash_size_kb > 0 {
+        settings.hash_size_kb.saturating_mul(1024)
+    } else {
+        config.get_u64_in("engine.hash_mb", 0..=65_536, 0) << 20
+    };
+    let (wanted, cap) = match (asked, settings.max_memory) {
+        (0, 0) => (default, u64::MAX),
+        (0, limit) => (default * 4, limit.saturating_sub(PROCESS_MARGIN)),
+        (asked, 0) => (asked, u64::MAX),
+        (asked, limit) => (asked, limit.saturating_sub(PROCESS_MARGIN)),
+    };
+    wanted.min(cap).max(1 << 20) as usize
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn settings(hash_size_kb: u64, max_memory: u64) -> Settings {
+        Settings {
+            hash_size_kb,
+            max_memory,
+            ..Settings::default()
+        }
     }
-    if settings.hash_size_kb > 0 {
-        let wanted = settings.hash_size_kb.saturating_mul(1024);
-        let cap = if settings.max_memory > 0 {
-            settings.max_memory.saturating_sub(PROCESS_MARGIN)
-        } else {
-            u64::MAX
-        };
-        return wanted.min(cap).max(1 << 20) as usize;
+
+    #[test]
+    fn the_table_leaves_room_for_the_process_under_max_memory() {
+        let config = Config::embedded();
+        // Gomocup: 350 MiB for the whole process tree.
+        let gomocup = tt_bytes(&settings(0, 367_001_600), &config);
+        assert!(gomocup as u64 + (48 << 20) <= 367_001_600, "{gomocup}");
+        assert!(
+            gomocup >= 128 << 20,
+            "a large limit gets a large table: {gomocup}"
+        );
+        // hash_size asks for more than max_memory allows: max_memory wins.
+        let capped = tt_bytes(&settings(1 << 20, 100 << 20), &config);
+        assert_eq!(capped, (100 << 20) - (48 << 20));
+        // hash_size alone is taken as asked (KiB), never below 1 MiB.
+        assert_eq!(tt_bytes(&settings(8192, 0), &config), 8 << 20);
+        assert_eq!(tt_bytes(&settings(16, 0), &config), 1 << 20);
+        // Nothing asked, no limit: the default.
+        assert_eq!(
+            tt_bytes(&settings(0, 0), &config),
+            crate::search::DEFAULT_TT_BYTES
+        );
     }
-    if settings.max_memory > 0 {
-        let share = settings.max_memory.saturating_sub(PROCESS_MARGIN);
-        return share
-            .min(crate::search::DEFAULT_TT_BYTES as u64 * 4)
-            .max(1 << 20) as usize;
+
+    #[test]
+    fn a_rejected_position_leaves_the_engine_unchanged() {
+        let mut engine = Engine::new();
+        engine.start(15, 15).unwrap();
+        engine.play(Coord::new(7, 7)).unwrap();
+        let before = engine.board().unwrap().hash();
+        let too_many_own = [
+            (Coord::new(1, 1), Owner::Own),
+            (Coord::new(2, 2), Owner::Own),
+        ];
+        assert!(matches!(
+            engine.set_position(&too_many_own),
+            Err(EngineError::ImpossibleStoneCount { .. })
+        ));
+        let duplicate = [
+            (Coord::new(1, 1), Owner::Own),
+            (Coord::new(1, 1), Owner::Opponent),
+        ];
+        assert!(matches!(
+            engine.set_position(&duplicate),
+            Err(EngineError::Board(BoardError::Occupied(_)))
+        ));
+        assert!(engine.takeback(Coord::new(3, 3)).is_err());
+        assert_eq!(engine.board().unwrap().hash(), before);
+        assert_eq!(engine.board().unwrap().move_count(), 1);
     }
-    crate::search::DEFAULT_TT_BYTES
+
+    #[test]
+    fn a_rule_change_keeps_the_stones() {
+        let mut engine = Engine::new();
+        engine.start(15, 15).unwrap();
+        for (x, y) in [(7, 7), (8, 8), (6, 7)] {
+            engine.play(Coord::new(x, y)).unwrap();
+        }
+        let before = engine.board().unwrap().hash();
+        engine.set_rule(Rule::Renju);
+        let board = engine.board().unwrap();
+        assert_eq!(board.rule(), Rule::Renju);
+        assert_eq!(board.hash(), before);
+        assert_eq!(board.side_to_move(), Color::White);
+    }
 }

@@ -16,41 +16,74 @@ pub const WIN: Value = 30_000;
 pub const WIN_THRESHOLD: Value = WIN - 1_000;
 pub const INFINITE: Value = WIN + 1;
 
-/// Value of each (cell, line) pattern for the evaluation, by class.
-const COUNT_WEIGHT: [Value; Pattern::COUNT] = [
-    0,   // Dead
-    0,   // Overline
-    1,   // One
-    3,   // Two
-    7,   // OpenTwo
-    9,   // Three
-    28,  // OpenThree
-    30,  // Four
-    110, // OpenFour
-    110, // DoubleFour
-    250, // Five
+/// The evaluation's weights (config section `[eval]`; defaults below).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct EvalWeights {
+    /// Value of one (empty cell, line) pair of each pattern class for its colour, by
+    /// class (index = `Pattern as usize`).
+    pub class: [Value; Pattern::COUNT],
+    /// Threats of the side to move are worth more than the same threats of the
+    /// opponent, who moves second (per mille).
+    pub tempo_per_mille: Value,
+}
+
+/// Config keys of the class weights, in class order.
+const CLASS_KEYS: [&str; Pattern::COUNT] = [
+    "eval.dead",
+    "eval.overline",
+    "eval.one",
+    "eval.two",
+    "eval.open_two",
+    "eval.three",
+    "eval.open_three",
+    "eval.four",
+    "eval.open_four",
+    "eval.double_four",
+    "eval.five",
 ];
 
-/// Threats of the side to move are worth more than the same threats of the opponent:
-/// the side to move gets to use them first (in per-mille).
-const TEMPO_FACTOR: Value = 1_300;
+impl Default for EvalWeights {
+    fn default() -> Self {
+        EvalWeights {
+            class: [0, 0, 1, 3, 7, 9, 28, 30, 110, 110, 250],
+            tempo_per_mille: 1_300,
+        }
+    }
+}
 
-/// The static value of the position for the side to move.
+impl EvalWeights {
+    pub fn from_config(config: &crate::config::Config) -> EvalWeights {
+        let d = EvalWeights::default();
+        let mut w = d;
+        for (i, key) in CLASS_KEYS.iter().enumerate() {
+            w.class[i] = config.get_i32_in(key, 0..=10_000, d.class[i]);
+        }
+        w.tempo_per_mille = config.get_i32_in("eval.tempo_per_mille", 0..=5_000, d.tempo_per_mille);
+        w
+    }
+
+    /// The static value of the position for the side to move.
+    pub fn evaluate(&self, board: &Board) -> Value {
+        let us = board.side_to_move();
+        let them = us.opponent();
+        let score = |color| -> Value {
+            self.class
+                .iter()
+                .enumerate()
+                .map(|(class, w)| {
+                    w * board.pattern_count(color, Pattern::from_u8(class as u8)) as Value
+                })
+                .sum()
+        };
+        let v = score(us) * self.tempo_per_mille / 1000 - score(them);
+        // Keep static values far from the win range whatever the position.
+        v.clamp(-WIN_THRESHOLD / 2, WIN_THRESHOLD / 2)
+    }
+}
+
+/// The static value with the default weights.
 pub fn evaluate(board: &Board) -> Value {
-    let us = board.side_to_move();
-    let them = us.opponent();
-    let score = |color| -> Value {
-        COUNT_WEIGHT
-            .iter()
-            .enumerate()
-            .map(|(class, w)| {
-                w * board.pattern_count(color, Pattern::from_u8(class as u8)) as Value
-            })
-            .sum()
-    };
-    let v = score(us) * TEMPO_FACTOR / 1000 - score(them);
-    // Keep static values far from the win range whatever the position.
-    v.clamp(-WIN_THRESHOLD / 2, WIN_THRESHOLD / 2)
+    EvalWeights::default().evaluate(board)
 }
 
 /// True for values that prove a win or a loss.

@@ -173,8 +173,21 @@ pub fn five_points(board: &Board, color: Color) -> SmallVec<[Pos; 4]> {
     out
 }
 
-/// The centre of the board: the natural first move.
-pub fn centre(board: &Board) -> Pos {
-    let c = crate::types::Coord::new(board.width() as i32 / 2, board.height() as i32 / 2);
-    board.pos(c).unwrap_or(Pos::NONE)
+/// The empty cell nearest the centre (by Chebyshev distance, then row, then column) that
+/// the side to move may play; any empty cell if every one is forbidden; `None` on a full
+/// board. The last resort of move choice: it never offers an occupied cell.
+pub fn nearest_to_centre(board: &Board) -> Option<Pos> {
+    let (cx, cy) = (board.width() as i32 / 2, board.height() as i32 / 2);
+    let mut empties: Vec<Pos> = board.positions().filter(|&p| board.is_empty(p)).collect();
+    empties.sort_by_key(|&p| {
+        let c = board.coord(p);
+        ((c.x - cx).abs().max((c.y - cy).abs()), c.y, c.x)
+    });
+    let us = board.side_to_move();
+    let mut scratch = board.clone();
+    empties
+        .iter()
+        .copied()
+        .find(|&p| crate::rules::is_legal_for(&mut scratch, p, us))
+        .or_else(|| empties.first().copied())
 }

@@ -179,7 +179,7 @@ pub fn parse_offset_line(line: &str, size: usize) -> Option<Vec<Coord>> {
         .split(',')
         .map(|t| t.trim().parse().ok())
         .collect::<Option<Vec<_>>>()?;
-    if numbers.is_empty() || numbers.len() % 2 != 0 {
+    if numbers.is_empty() || !numbers.len().is_multiple_of(2) {
         return None;
     }
     Some(

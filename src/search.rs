@@ -14,7 +14,7 @@
 //! Forcing answers (step 2) do not use up depth, so four-chains are read to the end.
 
 use crate::board::{Board, Pos};
-use crate::eval::{self, Value, INFINITE, WIN, WIN_THRESHOLD};
+use crate::eval::{self, EvalWeights, Value, INFINITE, WIN, WIN_THRESHOLD};
 use crate::movegen::{self, MoveList, ScoredMove, Threat};
 use crate::pattern::Pattern;
 use crate::rules;
@@ -53,12 +53,13 @@ pub struct SearchOptions {
     pub late_move_reductions: bool,
 }
 
+/// Defaults decided by matches (see `config/wuzi.conf` for the figures).
 impl Default for SearchOptions {
     fn default() -> Self {
         SearchOptions {
-            null_move: true,
-            aspiration: true,
-            late_move_reductions: true,
+            null_move: false,
+            aspiration: false,
+            late_move_reductions: false,
         }
     }
 }
@@ -83,6 +84,7 @@ pub struct SearchLimits {
     pub max_depth: i32,
     pub max_nodes: u64,
     pub options: SearchOptions,
+    pub eval: EvalWeights,
 }
 
 impl SearchLimits {
@@ -94,6 +96,7 @@ impl SearchLimits {
             max_depth: depth,
             max_nodes: u64::MAX,
             options: SearchOptions::default(),
+            eval: EvalWeights::default(),
         }
     }
 }
@@ -261,10 +264,7 @@ impl<'a> Worker<'a> {
 
     fn iterate(&mut self, report: &mut dyn FnMut(&SearchEvent)) -> Outcome {
         let mut root_moves = self.root_moves();
-        let fallback = root_moves
-            .first()
-            .map(|m| m.pos)
-            .unwrap_or_else(|| any_empty(self.board));
+        let fallback = root_moves.first().map_or(Pos::NONE, |m| m.pos);
         let mut best = Outcome {
             best: fallback,
             value: 0,
@@ -356,21 +356,11 @@ impl<'a> Worker<'a> {
         if moves.is_empty() {
             moves = movegen::candidates(self.board);
         }
-        if moves.is_empty() {
-            moves.push(ScoredMove {
-                pos: movegen::centre(self.board),
-                score: 0,
-            });
-        }
         self.retain_legal(&mut moves);
         if moves.is_empty() {
-            // Every sensible cell is forbidden: any legal empty cell will do.
-            let mut scratch = self.board.clone();
-            if let Some(p) = self
-                .board
-                .positions()
-                .find(|&p| rules::is_legal_for(&mut scratch, p, us))
-            {
+            // Nothing sensible (an empty board, or every candidate forbidden): the legal
+            // cell nearest the centre.
+            if let Some(p) = movegen::nearest_to_centre(self.board) {
                 moves.push(ScoredMove { pos: p, score: 0 });
             }
         }
@@ -514,7 +504,7 @@ impl<'a> Worker<'a> {
             return 0;
         }
         if ply >= MAX_PLY {
-            return eval::evaluate(self.board);
+            return self.limits.eval.evaluate(self.board);
         }
 
         // Steps 1–3: decided or forced.
@@ -570,7 +560,7 @@ impl<'a> Worker<'a> {
             && depth >= NULL_MIN_DEPTH
             && !self.after_null[ply]
             && beta.abs() < WIN_THRESHOLD
-            && eval::evaluate(self.board) >= beta
+            && self.limits.eval.evaluate(self.board) >= beta
         {
             let reduction = NULL_REDUCTION + depth / 6;
             self.board.make_null();
@@ -600,7 +590,7 @@ impl<'a> Worker<'a> {
             {
                 -(WIN - (ply as Value + 1))
             } else {
-                eval::evaluate(self.board)
+                self.limits.eval.evaluate(self.board)
             };
         }
         let new_depth = if is_forced { depth } else { depth - 1 };
@@ -676,7 +666,7 @@ impl<'a> Worker<'a> {
     /// this chain (negated): the chain is bounded in length and narrows after its start.
     fn quiescence(&mut self, mut alpha: Value, beta: Value, ply: usize, depth: i32) -> Value {
         let chain = -depth;
-        let stand_pat = eval::evaluate(self.board);
+        let stand_pat = self.limits.eval.evaluate(self.board);
         if stand_pat >= beta || ply >= MAX_PLY - 2 || chain >= MAX_QUIESCENCE_CHAIN {
             return stand_pat;
         }
@@ -858,13 +848,6 @@ fn caro_blocking_cells(board: &Board, f: Pos, attacker: Color) -> Vec<Pos> {
         }
     }
     out
-}
-
-fn any_empty(board: &Board) -> Pos {
-    board
-        .positions()
-        .find(|&p| board.is_empty(p))
-        .unwrap_or(Pos::NONE)
 }
 
 /// Wins and losses are stored relative to the node, not the root, so a stored mate

@@ -19,6 +19,7 @@ fn brain(name: &str, args: &[&str]) -> EngineSpec {
         args: args.iter().map(|a| a.to_string()).collect(),
         dir: None,
         name: name.to_string(),
+        info: Vec::new(),
     }
 }
 
@@ -275,6 +276,32 @@ fn the_protocol_is_spoken_like_the_managers() {
     // White's first move comes after black's: BOARD with black's stone as the opponent's.
     assert_eq!(b[7], "INFO time_left 9000");
     assert_eq!(b[8..11], ["BOARD", "0,0,2", "DONE"]);
+}
+
+#[test]
+fn per_engine_info_settings_reach_only_their_engine() {
+    let dir = scratch("per-engine-info");
+    let log_a = dir.join("a.txt");
+    let log_b = dir.join("b.txt");
+    let mut a = brain("a", &["legal", &format!("log={}", log_a.display())]);
+    a.info = vec![
+        ("max_node".into(), "5000".into()),
+        ("thread_num".into(), "2".into()),
+    ];
+    let b = brain("b", &["legal", &format!("log={}", log_b.display())]);
+    let mut c = config(a, b, 1);
+    c.setup.max_moves = 2;
+    play(&c);
+    let a = commands(&log_a);
+    assert_eq!(
+        a[6..9],
+        [
+            "INFO game_type 1",
+            "INFO max_node 5000",
+            "INFO thread_num 2"
+        ]
+    );
+    assert!(!commands(&log_b).iter().any(|l| l.contains("max_node")));
 }
 
 #[test]

@@ -19,6 +19,9 @@ pub struct EngineSpec {
     pub args: Vec<String>,
     pub dir: Option<PathBuf>,
     pub name: String,
+    /// Extra `INFO key value` settings sent to this engine only, after the common ones
+    /// (e.g. `max_node` for matches whose result must not depend on machine load).
+    pub info: Vec<(String, String)>,
 }
 
 impl EngineSpec {
@@ -31,6 +34,7 @@ impl EngineSpec {
             args: Vec::new(),
             dir: None,
             name,
+            info: Vec::new(),
         }
     }
 }

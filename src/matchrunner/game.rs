@@ -299,13 +299,20 @@ fn start(engine: &mut Engine, color: Color, setup: &GameSetup) -> Result<(), End
             format!("START answered {:?}", reply),
         ));
     }
-    let infos = [
+    let mut infos = vec![
         format!("INFO timeout_turn {}", setup.time.turn_ms),
         format!("INFO timeout_match {}", setup.time.match_ms),
         format!("INFO max_memory {}", setup.max_memory),
         format!("INFO rule {}", setup.rule.info_value()),
         "INFO game_type 1".to_string(),
     ];
+    infos.extend(
+        engine
+            .spec()
+            .info
+            .iter()
+            .map(|(k, v)| format!("INFO {k} {v}")),
+    );
     send_all(engine, &infos).map_err(|f| failed(color, f, "sending INFO"))
 }
 

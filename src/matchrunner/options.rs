@@ -10,7 +10,7 @@ use std::path::PathBuf;
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 pub const USAGE: &str = "\
-usage: wuzi-match --engine cmd=PATH [name=NAME] [dir=DIR] [arg=ARG]...
+usage: wuzi-match --engine cmd=PATH [name=NAME] [dir=DIR] [arg=ARG]... [nodes=N] [depth=N] [info=KEY:VALUE]...
                   --engine cmd=PATH [...] [options]
 Plays two Piskvork-protocol brains against each other.
   --rule R           freestyle | standard | renju | caro | INFO number  [freestyle]
@@ -73,12 +73,30 @@ fn parse_engine(pairs: &[(&str, &str)]) -> Result<EngineSpec, String> {
     let mut name = None;
     let mut dir = None;
     let mut args = Vec::new();
+    let mut info = Vec::new();
     for &(key, value) in pairs {
         match key {
             "cmd" => path = Some(PathBuf::from(value)),
             "name" => name = Some(value.to_string()),
             "dir" => dir = Some(PathBuf::from(value)),
             "arg" => args.push(value.to_string()),
+            "nodes" | "depth" => {
+                value
+                    .parse::<u64>()
+                    .map_err(|_| format!("--engine {key}: not a number: {value:?}"))?;
+                let info_key = if key == "nodes" {
+                    "max_node"
+                } else {
+                    "max_depth"
+                };
+                info.push((info_key.to_string(), value.to_string()));
+            }
+            "info" => match value.split_once(':') {
+                Some((k, v)) if !k.is_empty() && !k.contains(char::is_whitespace) => {
+                    info.push((k.to_string(), v.to_string()))
+                }
+                _ => return Err(format!("--engine info: expected KEY:VALUE, got {value:?}")),
+            },
             _ => return Err(format!("--engine: unknown key {:?}", key)),
         }
     }
@@ -88,6 +106,7 @@ fn parse_engine(pairs: &[(&str, &str)]) -> Result<EngineSpec, String> {
         path,
         args,
         dir,
+        info,
     })
 }
 
@@ -237,7 +256,8 @@ mod tests {
     #[test]
     fn full_command_line() {
         let (c, quiet) = run(
-            "--engine cmd=/x/pbrain-a arg=-v arg=2 dir=/tmp --engine cmd=b name=base \
+            "--engine cmd=/x/pbrain-a arg=-v arg=2 dir=/tmp nodes=700 depth=9 info=caution_factor:2 \
+             --engine cmd=b name=base \
              --rule renju --size 20x15 --turn 200 --match 5000 --tolerance 50 --max-moves 200 \
              --games 7 -j 3 --sprt elo1=5 alpha=0.1 --out o --shuffle 9 --quiet",
         );
@@ -245,6 +265,20 @@ mod tests {
         assert_eq!(c.engines[0].name, "pbrain-a");
         assert_eq!(c.engines[0].args, vec!["-v", "2"]);
         assert_eq!(c.engines[0].dir, Some(PathBuf::from("/tmp")));
+        let info: Vec<(&str, &str)> = c.engines[0]
+            .info
+            .iter()
+            .map(|(k, v)| (k.as_str(), v.as_str()))
+            .collect();
+        assert_eq!(
+            info,
+            [
+                ("max_node", "700"),
+                ("max_depth", "9"),
+                ("caution_factor", "2")
+            ]
+        );
+        assert!(c.engines[1].info.is_empty());
         assert_eq!(c.engines[1].name, "base");
         assert_eq!(c.setup.rule, Rule::Renju);
         assert_eq!((c.setup.width, c.setup.height), (20, 15));

@@ -97,9 +97,8 @@ pub fn parse_command(line: &str) -> Result<Command, ParseError> {
         "YXBOARD" => no_args(Command::YxBoard),
         "SWAP2BOARD" => no_args(Command::Swap2Board),
         "INFO" => {
-            if rest.is_empty() {
-                return Err(ParseError::MissingArgument("INFO key"));
-            }
+            // Even a bare `INFO` is an INFO: managers do not read replies to INFO, so
+            // its problem is reported later (an empty key), never answered now.
             let (key, value) = match rest.find(char::is_whitespace) {
                 Some(i) => (&rest[..i], rest[i..].trim()),
                 None => (rest, ""),
@@ -131,11 +130,12 @@ pub fn is_done(line: &str) -> bool {
     line.trim().eq_ignore_ascii_case("DONE")
 }
 
-/// Whether a line looks like a command word rather than block data: a manager that
-/// abandons a block mid-way (or a confused one) gets its command processed.
+/// Whether a line inside a block starts with a command word rather than being block
+/// data: a manager that abandons a block mid-way (or a confused one) gets its command
+/// processed. Only known command words count: a malformed stone line such as `x,y,z`
+/// is bad data of the block (one `ERROR` for the block), not a new command.
 pub fn looks_like_command(line: &str) -> bool {
-    line.trim_start()
-        .starts_with(|c: char| c.is_ascii_alphabetic())
+    !matches!(parse_command(line), Err(ParseError::Unknown(_)))
 }
 
 /// A stone line of a `BOARD`/`YXBOARD` block: `x,y,f`, f = 1 own, 2 opponent, 3 marked.
@@ -248,6 +248,17 @@ mod tests {
     }
 
     #[test]
+    fn a_bare_info_is_an_info_with_an_empty_key() {
+        assert_eq!(
+            parse_command("INFO"),
+            Ok(Command::Info {
+                key: String::new(),
+                value: String::new()
+            })
+        );
+    }
+
+    #[test]
     fn stone_lines() {
         assert_eq!(parse_stone_line("7,7,1"), Ok((Coord::new(7, 7), 1)));
         assert_eq!(parse_stone_line(" 7 , 8 , 2 "), Ok((Coord::new(7, 8), 2)));
@@ -256,6 +267,9 @@ mod tests {
         assert!(parse_stone_line("x,7,1").is_err());
         assert!(is_done("done\r"));
         assert!(looks_like_command("TURN 1,1"));
+        assert!(looks_like_command("turn x"));
         assert!(!looks_like_command("1,1,1"));
+        assert!(!looks_like_command("x,y,z"));
+        assert!(!looks_like_command("a,1,1"));
     }
 }

@@ -9,6 +9,7 @@ pub mod output;
 pub mod reader;
 
 use crate::engine::{Engine, EngineError, Owner, Swap2Reply};
+use crate::rules;
 use crate::search::{SearchEvent, SearchReport};
 use crate::types::{Coord, Rule};
 use command::{
@@ -29,7 +30,7 @@ pub fn run<R: Read + Send + 'static, W: Write>(engine: Engine, input: R, output:
     let lines = reader::spawn(input, Arc::clone(&signals));
     let mut session = Session {
         engine,
-        out: Output::new(output),
+        out: Output::new(output, Arc::clone(&signals)),
         signals,
         lines,
         replay: VecDeque::new(),
@@ -61,7 +62,7 @@ impl<W: Write> Session<W> {
                 Ok(Command::Info { key, value }) => self.info(&key, &value),
                 Ok(cmd) => {
                     self.flush_notes();
-                    self.handle(cmd, &line);
+                    self.handle_guarded(cmd, &line);
                 }
                 Err(e) => {
                     self.flush_notes();
@@ -96,8 +97,20 @@ impl<W: Write> Session<W> {
         }
     }
 
-    fn handle(&mut self, cmd: Command, line: &Line) {
-        match cmd {
+    /// `handle`, surviving a bug: a panic anywhere in a command (the swap2 search, a
+    /// position check) must not end the process, which would lose every game to come.
+    /// The command gets one `ERROR` instead of its reply. (A move search has its own
+    /// guard that still plays a move.)
+    fn handle_guarded(&mut self, cmd: Command, line: &Line) {
+        if catch_unwind(AssertUnwindSafe(|| self.handle(&cmd, line))).is_err() {
+            log::error!("panic while handling {cmd:?}");
+            self.out
+                .error(&format!("internal error while handling {cmd:?}"));
+        }
+    }
+
+    fn handle(&mut self, cmd: &Command, line: &Line) {
+        match *cmd {
             Command::Start(n) => {
                 let result = self.engine.start(n, n);
                 self.reply_ok(result);
@@ -110,13 +123,9 @@ impl<W: Write> Session<W> {
                 let result = self.engine.restart();
                 self.reply_ok(result);
             }
-            Command::Begin => match self.engine.board() {
-                None => self.out.error("no board: send START first"),
-                Some(b) if b.move_count() > 0 => {
-                    self.out.error("BEGIN on a board that already has stones")
-                }
-                Some(_) => self.move_reply(line),
-            },
+            // Normally on an empty board; Yixin-Board also sends it after `YXBOARD` to
+            // ask for a move on that position: either way we move for the side to move.
+            Command::Begin => self.move_reply(line),
             Command::Turn(c) => match self.engine.play(c) {
                 Ok(()) => self.move_reply(line),
                 Err(e) => self.out.error(&e.to_string()),
@@ -188,32 +197,40 @@ impl<W: Write> Session<W> {
                 },
             )
         }));
+        // A bug in the search must not cost the game: an illegal reply (occupied,
+        // off-board, a renju foul) or none at all loses it, any legal cell may not.
         let choice = match searched {
-            Ok(Ok(c)) => Ok(c),
+            Ok(Ok(c)) if self.is_legal(c) => Ok(c),
+            Ok(Ok(c)) => self.fallback_move(&format!("the search chose the illegal move {c}")),
             Ok(Err(e)) => Err(e.to_string()),
-            Err(_) => {
-                // A bug in the search must not cost the game: play any sensible cell.
-                log::error!("search panicked; playing a fallback move");
-                self.fallback_move()
-                    .ok_or_else(|| "internal error and no empty cell".to_string())
-            }
+            Err(_) => self.fallback_move("the search panicked"),
         };
-        if self.signals.end.load(Ordering::SeqCst) {
-            return;
-        }
         match choice.and_then(|c| self.engine.play(c).map(|_| c).map_err(|e| e.to_string())) {
             Ok(c) => self.out.line(&format!("{},{}", c.x, c.y)),
             Err(e) => self.out.error(&e),
         }
     }
 
-    fn fallback_move(&self) -> Option<Coord> {
-        let b = self.engine.board()?;
-        let centre = Coord::new(b.width() as i32 / 2, b.height() as i32 / 2);
-        b.positions()
-            .filter(|&p| b.is_empty(p))
+    /// Whether the side to move may play `c` (empty, on the board, not a renju foul).
+    fn is_legal(&self, c: Coord) -> bool {
+        let Some(b) = self.engine.board() else {
+            return false;
+        };
+        b.pos(c)
+            .is_some_and(|p| rules::is_legal_for(&mut b.clone(), p, b.side_to_move()))
+    }
+
+    /// The legal cell nearest the centre (an empty one if every empty cell is a foul),
+    /// played because of the bug `what`. The bug is logged and shown in a `MESSAGE`, so
+    /// a fallback move never goes unnoticed (the protocol tests fail on it).
+    fn fallback_move(&mut self, what: &str) -> Result<Coord, String> {
+        log::error!("{what}; playing a fallback move");
+        self.out
+            .message(&format!("internal error: {what}; playing a fallback move"));
+        let b = self.engine.board().ok_or("no board: send START first")?;
+        crate::movegen::nearest_to_centre(b)
             .map(|p| b.coord(p))
-            .min_by_key(|c| ((c.x - centre.x).abs().max((c.y - centre.y).abs()), c.y, c.x))
+            .ok_or_else(|| "internal error and no empty cell".to_string())
     }
 
     /// Reads a `BOARD`/`YXBOARD` block and sets the position. Returns whether it did;
@@ -295,6 +312,10 @@ impl<W: Write> Session<W> {
     }
 
     fn info(&mut self, key: &str, value: &str) {
+        if key.is_empty() {
+            self.notes.push("ignored INFO without a key".to_string());
+            return;
+        }
         let number = value.trim().parse::<i64>();
         let mut bad = |what: &str| {
             self.notes
