@@ -47,7 +47,7 @@ driver=(python3 "$REPO_ROOT/scripts/brain_driver.py" memory --max-memory 3670016
         --tolerance-ms "${WUZI_TIME_TOLERANCE_MS:-0}"
         --move-timeout 60 --end-timeout 5)
 workdir="$(mktemp -d)"
-trap 'rm -rf "$workdir"' EXIT
+trap 'stop_wine_keepalive; rm -rf "$workdir"' EXIT
 status=0
 
 log "building the Linux release brain"
@@ -68,7 +68,7 @@ else
     unpacked="$REPO_ROOT/target/gomocup/unpacked"
     unpack_zip "$REPO_ROOT/target/gomocup/wuzi.zip" "$unpacked"
     exe="$(find "$unpacked" -maxdepth 1 -name 'pbrain-*.exe' | sort | head -n 1)"
-    warm_wine
+    start_wine_keepalive "$exe"
     log "Windows build under Wine: $wine_moves moves at timeout_turn $turn_ms ms"
     "${driver[@]}" --moves "$wine_moves" --metric uss --no-tree --cwd "$workdir" \
         -- wine "$exe" || status=1

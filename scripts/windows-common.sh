@@ -50,10 +50,18 @@ unpack_zip() {
     python3 -c 'import sys, zipfile; zipfile.ZipFile(sys.argv[1]).extractall(sys.argv[2])' "$1" "$2"
 }
 
-# Runs one trivial Wine program so that the prefix is loaded and checked before the brain
-# starts (a first start after an update of Wine rewrites the prefix, slowly). The
-# wineserver then exits by itself a few seconds after the last Wine process: no -p, which
-# would keep it and Wine's service processes alive indefinitely.
-warm_wine() {
-    wine cmd /c exit >/dev/null 2>&1 || true
+# Keeps one Wine process running for the whole script: an idle copy of the brain ($1)
+# waiting on a pipe. Between two brain sessions the prefix's wineserver would otherwise shut
+# down, and a session started while it shuts down can fail to start (seen once: an empty
+# session). stop_wine_keepalive closes the pipe; the idle brain then exits on end of input.
+start_wine_keepalive() {
+    exec {WINE_KEEPALIVE_FD}> >(exec wine "$1" >/dev/null 2>&1)
+    wine cmd /c exit >/dev/null 2>&1 || true   # the prefix is up before the first session
+}
+
+stop_wine_keepalive() {
+    if [[ -n "${WINE_KEEPALIVE_FD:-}" ]]; then
+        exec {WINE_KEEPALIVE_FD}>&-
+        WINE_KEEPALIVE_FD=
+    fi
 }

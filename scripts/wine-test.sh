@@ -64,8 +64,8 @@ fi
 
 # Managers start the brain from a folder of their own, not the executable's.
 workdir="$(mktemp -d)"
-trap 'rm -rf "$workdir"' EXIT
-warm_wine
+trap 'stop_wine_keepalive; rm -rf "$workdir"' EXIT
+start_wine_keepalive "$exe"
 
 driver=(python3 "$REPO_ROOT/scripts/brain_driver.py")
 status=0
