@@ -173,7 +173,7 @@ impl Default for TimeParams {
     fn default() -> TimeParams {
         TimeParams {
             reserve_ms: 40,
-            reserve_fraction: 0.01,
+            reserve_fraction: 0.05,
             move_overhead_ms: 10,
             typical_game_plies: 70,
             min_moves_to_go: 10,
