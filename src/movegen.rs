@@ -113,8 +113,7 @@ pub type MoveList = SmallVec<[ScoredMove; 64]>;
 
 /// Empty cells worth considering, each scored for the side to move as attack plus
 /// defence, in board order (callers order them: `sort_moves` or `keep_best`).
-/// A cell qualifies when some line through it holds a stone within reach of a five
-/// (its class is at least a two for one of the colours).
+/// A cell qualifies when a stone stands within two cells of it (in a 5×5 square).
 pub fn candidates(board: &Board) -> MoveList {
     let us = board.side_to_move();
     let them = us.opponent();
@@ -123,9 +122,9 @@ pub fn candidates(board: &Board) -> MoveList {
         if !board.is_empty(p) {
             continue;
         }
-        let pats = board.cell_patterns(p);
-        let near = pats.iter().flatten().any(|&c| c >= Pattern::Two);
-        if !near {
+        // Only cells within two of a stone: every cell that makes or stops a four, an
+        // open three or a broken three is that close, and far cells are rarely better.
+        if board.stones_nearby(p) == 0 {
             continue;
         }
         // Attacking is worth a little more than the same defence: we move first.
