@@ -8,4 +8,5 @@
 pub mod board;
 pub mod pattern;
 pub mod rules;
+pub mod threat;
 pub mod types;

@@ -1,0 +1,436 @@
+//! The threat-space search proper: an AND/OR proof search over threat sequences.
+//!
+//! Allis's single-agent trick (the defender answers a threat with all reply squares at
+//! once) finds candidate sequences fast but must then be checked for refutations. Here
+//! the two are folded into one exact search, which is sound by construction:
+//!
+//! - *attacker nodes* (OR): the attacker plays only threats — fours (category 1) and, at
+//!   VCT level, threes (category 2). A five wins at once. If the defender has a five
+//!   point, only the stones that stop it are tried, and they must still threaten.
+//! - *defender nodes* (AND): after a four, the defender must stop every five point
+//!   (under caro also by blocking a run end); after a three, the defender may stop the
+//!   straight-four points or counter with any four of its own. Every such reply is
+//!   searched — this is the refutation check: the sequence counts only if the attacker
+//!   wins against all of them. A move that is neither leaves a straight-four point
+//!   standing and loses at once, so omitting it keeps the proof exact.
+//! - threes cost from a budget that rises by iterative deepening (VCF is budget 0), so
+//!   short wins are found first and the search stays inside its node limit;
+//! - a transposition table keyed by the board hash proves each threat set once.
+//!
+//! What makes the search sound is that the defender's reply sets are supersets of every
+//! move that could matter; what makes it fast is that they are small (the reply squares
+//! of the threat and the defender's own fours).
+
+use super::threats::{self, five_point, five_stoppers, MoveShape};
+use super::{Level, Limits, ThreatStep, WinningSequence};
+use crate::board::{Board, Pos};
+use crate::pattern::Pattern;
+use crate::types::Color;
+use smallvec::SmallVec;
+use std::collections::HashMap;
+use std::sync::atomic::Ordering;
+use std::time::Instant;
+
+/// How often (in nodes) the clock and the stop flag are read: cheap enough, and at
+/// ~1 µs per node the deadline is overshot by well under a millisecond.
+const CLOCK_CHECK_NODES: u64 = 256;
+/// Upper bound on attacker moves in one line, whatever the caller asks (keeps the stack
+/// and the reconstructed sequence bounded).
+const HARD_MAX_DEPTH: u32 = 64;
+/// Table entries kept before the table is cleared (bounds memory on long searches).
+const TT_MAX_ENTRIES: usize = 1 << 18;
+
+/// Salt mixed into the hash of attacker nodes so they never collide with other uses.
+const ATTACK_SALT: [u64; 2] = [0x9d3c_61a2_52f1_0b17, 0x4b8e_27c5_d6a9_3f01];
+
+#[derive(Clone, Copy)]
+struct Entry {
+    win: bool,
+    /// Three budget the result was obtained with: a win holds for any larger budget, a
+    /// failure for any smaller one.
+    threes: u8,
+    best: Pos,
+}
+
+/// Why a defender node's reply set could not be formed.
+enum Replies {
+    /// The defender makes five first: the attacker's line fails.
+    DefenderWins,
+    /// No stone stops the threat: the attacker wins.
+    Unstoppable,
+    /// These replies must each be refuted.
+    Moves(SmallVec<[Pos; 16]>),
+}
+
+pub struct Searcher<'b, 'l> {
+    pub board: &'b mut Board,
+    attacker: Color,
+    defender: Color,
+    limits: &'l Limits<'l>,
+    cells: Vec<Pos>,
+    tt: HashMap<u64, Entry>,
+    pub nodes: u64,
+    pub aborted: bool,
+    max_depth: u32,
+    /// Set when some line was cut short by the three budget: a larger one may win.
+    budget_bound: bool,
+}
+
+impl<'b, 'l> Searcher<'b, 'l> {
+    pub fn new(board: &'b mut Board, attacker: Color, limits: &'l Limits<'l>) -> Self {
+        let cells = threats::board_cells(board);
+        Searcher {
+            board,
+            attacker,
+            defender: attacker.opponent(),
+            limits,
+            cells,
+            tt: HashMap::new(),
+            nodes: 0,
+            aborted: false,
+            max_depth: limits.max_depth.min(HARD_MAX_DEPTH),
+            budget_bound: false,
+        }
+    }
+
+    /// Iterative deepening over the three budget; returns the winning sequence.
+    pub fn run(&mut self) -> Option<WinningSequence> {
+        self.run_budget().map(|threes| self.sequence(threes))
+    }
+
+    /// Iterative deepening over the three budget; returns the budget that proved a win.
+    pub fn run_budget(&mut self) -> Option<u32> {
+        let max_threes = match self.limits.level {
+            Level::Vcf => 0,
+            Level::Vct => self.max_depth.min(u8::MAX as u32),
+        };
+        for threes in 0..=max_threes {
+            if self.attack(0, threes) {
+                return Some(threes);
+            }
+            if self.aborted || !self.budget_bound {
+                break;
+            }
+            self.budget_bound = false;
+        }
+        None
+    }
+
+    fn out_of_budget(&mut self) -> bool {
+        if self.aborted {
+            return true;
+        }
+        self.nodes += 1;
+        if self.nodes >= self.limits.max_nodes {
+            self.aborted = true;
+        } else if self.nodes % CLOCK_CHECK_NODES == 0 {
+            let stopped = self
+                .limits
+                .stop
+                .is_some_and(|s| s.load(Ordering::Relaxed));
+            let late = self.limits.deadline.is_some_and(|d| Instant::now() >= d);
+            self.aborted = stopped || late;
+        }
+        self.aborted
+    }
+
+    fn key(&self) -> u64 {
+        self.board.hash() ^ ATTACK_SALT[self.attacker.index()]
+    }
+
+    /// Attacker to move, `ply` attacker moves made, `threes` three-moves still allowed.
+    /// True when the attacker wins against every defence.
+    fn attack(&mut self, ply: u32, threes: u32) -> bool {
+        if self.out_of_budget() {
+            return false;
+        }
+        if let Some(p) = five_point(self.board, &self.cells, self.attacker) {
+            self.store(true, threes, p);
+            return true;
+        }
+        if ply >= self.max_depth {
+            return false;
+        }
+        let key = self.key();
+        if let Some(e) = self.tt.get(&key) {
+            if e.win && threes >= e.threes as u32 {
+                return true;
+            }
+            if !e.win && threes <= e.threes as u32 {
+                return false;
+            }
+        }
+        let mut moves: Vec<(i32, Pos)> = Vec::new();
+        let must_block = self.board.has_five_point(self.defender);
+        if must_block {
+            // Only a stone that stops the defender's five can be played.
+            match five_stoppers(self.board, &self.cells, self.defender) {
+                None => return self.store(false, threes, Pos::NONE),
+                Some(stops) => {
+                    for p in stops {
+                        if threats::is_legal(self.board, p, self.attacker) {
+                            moves.push((MoveShape::of(self.board, p, self.attacker).score(), p));
+                        }
+                    }
+                    moves.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
+                }
+            }
+        } else {
+            if threes == 0
+                && self.limits.level == Level::Vct
+                && self.board.pattern_count(self.attacker, Pattern::OpenThree) > 0
+            {
+                // A three was possible here but not allowed: a larger budget may win.
+                self.budget_bound = true;
+            }
+            threats::attacker_moves(
+                self.board,
+                &self.cells,
+                self.attacker,
+                threes > 0,
+                &mut moves,
+            );
+        }
+        let mut proven = false;
+        let mut best = Pos::NONE;
+        for &(_, m) in &moves {
+            self.board.place(m, self.attacker);
+            let won = if must_block && self.board.has_five_point(self.defender) {
+                false
+            } else if self.board.has_five_point(self.attacker) {
+                self.defend(ply + 1, threes, None)
+            } else if threes > 0 {
+                let mut points = SmallVec::new();
+                threats::sure_win_points(self.board, &self.cells, self.attacker, &mut points);
+                !points.is_empty() && self.defend(ply + 1, threes - 1, Some(&points))
+            } else {
+                false
+            };
+            self.board.undo();
+            if won {
+                proven = true;
+                best = m;
+                break;
+            }
+            if self.aborted {
+                return false;
+            }
+        }
+        self.store(proven, threes, best)
+    }
+
+    fn store(&mut self, win: bool, threes: u32, best: Pos) -> bool {
+        if self.aborted {
+            return false;
+        }
+        if self.tt.len() >= TT_MAX_ENTRIES {
+            self.tt.clear();
+        }
+        let key = self.key();
+        self.tt.insert(
+            key,
+            Entry {
+                win,
+                threes: threes.min(u8::MAX as u32) as u8,
+                best,
+            },
+        );
+        win
+    }
+
+    /// The defender's replies after an attacker threat: to a four (`points` is `None`)
+    /// the stones that stop every five point; to a three, the stones that stop every sure
+    /// win point in `points`, plus the defender's own fours.
+    fn replies(&mut self, points: Option<&[Pos]>) -> Replies {
+        if self.board.has_five_point(self.defender) {
+            return Replies::DefenderWins;
+        }
+        let mut out: SmallVec<[Pos; 16]> = SmallVec::new();
+        match points {
+            None => {
+                let Some(stops) = five_stoppers(self.board, &self.cells, self.attacker) else {
+                    return Replies::Unstoppable;
+                };
+                for s in stops {
+                    if !threats::is_legal(self.board, s, self.defender) {
+                        continue; // renju: black may not stop it there, so it does not count
+                    }
+                    self.board.place(s, self.defender);
+                    let stopped = !self.board.has_five_point(self.attacker);
+                    self.board.undo();
+                    if stopped {
+                        out.push(s);
+                    }
+                }
+            }
+            Some(points) => {
+                let mut candidates = SmallVec::new();
+                threats::three_stopper_candidates(self.board, points, self.attacker, &mut candidates);
+                for c in candidates {
+                    if !threats::is_legal(self.board, c, self.defender) {
+                        continue;
+                    }
+                    self.board.place(c, self.defender);
+                    let stopped = points.iter().all(|&q| {
+                        !threats::is_sure_win_point(self.board, &self.cells, q, self.attacker)
+                    });
+                    self.board.undo();
+                    if stopped {
+                        out.push(c);
+                    }
+                }
+                // Counter-threats: any four of the defender forces an answer first.
+                let mut fours = SmallVec::new();
+                threats::four_moves(self.board, &self.cells, self.defender, &mut fours);
+                for f in fours {
+                    threats::push_unique(&mut out, f);
+                }
+            }
+        }
+        if out.is_empty() {
+            Replies::Unstoppable
+        } else {
+            Replies::Moves(out)
+        }
+    }
+
+    /// Defender to move after an attacker threat; true when every reply loses.
+    fn defend(&mut self, ply: u32, threes: u32, points: Option<&[Pos]>) -> bool {
+        if self.out_of_budget() {
+            return false;
+        }
+        match self.replies(points) {
+            Replies::DefenderWins => false,
+            Replies::Unstoppable => true,
+            Replies::Moves(moves) => {
+                for r in moves {
+                    self.board.place(r, self.defender);
+                    let won = self.attack(ply, threes);
+                    self.board.undo();
+                    if !won {
+                        return false;
+                    }
+                }
+                true
+            }
+        }
+    }
+
+    /// Every square of a proven win's proof tree (attacker moves, defender replies, the
+    /// final fives), at most `cap` of them: a defence must disturb one of these.
+    pub fn proof_squares(&mut self, threes: u32, cap: usize, out: &mut Vec<Pos>) {
+        if out.len() >= cap || self.aborted {
+            return;
+        }
+        if let Some(p) = five_point(self.board, &self.cells, self.attacker) {
+            out.push(p);
+            return;
+        }
+        let best = match self.tt.get(&self.key()) {
+            Some(e) if e.win && !e.best.is_none() => e.best,
+            _ => {
+                if !self.attack(0, threes) {
+                    return;
+                }
+                match self.tt.get(&self.key()) {
+                    Some(e) if e.win && !e.best.is_none() => e.best,
+                    _ => return,
+                }
+            }
+        };
+        out.push(best);
+        self.board.place(best, self.attacker);
+        let four = self.board.has_five_point(self.attacker);
+        let mut points = SmallVec::<[Pos; 8]>::new();
+        let mut budget = threes;
+        if !four {
+            threats::sure_win_points(self.board, &self.cells, self.attacker, &mut points);
+            out.extend_from_slice(&points);
+            budget = budget.saturating_sub(1);
+        }
+        match self.replies(if four { None } else { Some(&points) }) {
+            Replies::Moves(replies) => {
+                for r in replies {
+                    out.push(r);
+                    self.board.place(r, self.defender);
+                    self.proof_squares(budget, cap, out);
+                    self.board.undo();
+                }
+            }
+            _ => {
+                if let Some(p) = five_point(self.board, &self.cells, self.attacker) {
+                    out.push(p);
+                }
+            }
+        }
+        self.board.undo();
+    }
+
+    /// Rebuilds the main line of a proven win from the table: the attacker's moves, and
+    /// after each the defender's reply set; the line follows the first reply.
+    fn sequence(&mut self, threes: u32) -> WinningSequence {
+        let mut steps = Vec::new();
+        let mut placed = 0;
+        let mut budget = threes;
+        for _ in 0..=HARD_MAX_DEPTH {
+            if let Some(p) = five_point(self.board, &self.cells, self.attacker) {
+                steps.push(ThreatStep {
+                    attack: p,
+                    kind: threats::ThreatKind::Five,
+                    replies: Vec::new(),
+                });
+                break;
+            }
+            let key = self.key();
+            let best = match self.tt.get(&key) {
+                Some(e) if e.win && !e.best.is_none() => e.best,
+                _ => {
+                    // Overwritten entry: prove this node again to recover its move.
+                    if !self.attack(0, budget) {
+                        break;
+                    }
+                    match self.tt.get(&self.key()) {
+                        Some(e) if e.win && !e.best.is_none() => e.best,
+                        _ => break,
+                    }
+                }
+            };
+            self.board.place(best, self.attacker);
+            placed += 1;
+            let four = self.board.has_five_point(self.attacker);
+            let mut points = SmallVec::<[Pos; 8]>::new();
+            if !four {
+                threats::sure_win_points(self.board, &self.cells, self.attacker, &mut points);
+                budget = budget.saturating_sub(1);
+            }
+            let replies = match self.replies(if four { None } else { Some(&points) }) {
+                Replies::Moves(m) => m.to_vec(),
+                _ => Vec::new(),
+            };
+            let kind = threats::classify(self.board, best, self.attacker, &replies);
+            let next = replies.first().copied();
+            steps.push(ThreatStep {
+                attack: best,
+                kind,
+                replies,
+            });
+            match next {
+                Some(r) => {
+                    self.board.place(r, self.defender);
+                    placed += 1;
+                }
+                None => {
+                    // Unstoppable: the next attacker move is a five (recorded above).
+                    continue;
+                }
+            }
+        }
+        for _ in 0..placed {
+            self.board.undo();
+        }
+        WinningSequence {
+            steps,
+            nodes: self.nodes,
+        }
+    }
+}

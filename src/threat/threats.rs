@@ -1,0 +1,385 @@
+//! Threats read from the board's pattern tables: which moves threaten, what they threaten,
+//! and which squares answer them.
+//!
+//! Allis's vocabulary, mapped onto the line patterns of one move on one line:
+//! - *gain square*: the move itself;
+//! - *cost squares*: the defender's reply squares (the five points of a four; the squares
+//!   that stop a three from becoming a straight four);
+//! - *rest squares*: the other cells the threat needs empty.
+//!
+//! The search never trusts a category alone: every reply set is recomputed from the
+//! board after the move (the patterns are rule-aware, so under standard/caro an overline
+//! or a blocked five is simply not a five point, and renju's forbidden points are checked
+//! with `rules::is_forbidden`).
+
+use crate::board::{Board, Pos};
+use crate::pattern::Pattern;
+use crate::rules;
+use crate::types::{Color, Rule};
+use smallvec::SmallVec;
+
+/// Allis's categories: how many moves the attacker is from a five.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Category {
+    /// A five: the game is over.
+    Five = 0,
+    /// A four or straight four: one move from five, the defender must answer at once.
+    Four = 1,
+    /// A three: two moves from five; a straight four follows unless answered.
+    Three = 2,
+}
+
+/// The kind of threat a move makes, strongest first.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum ThreatKind {
+    /// `XXXXX`: wins.
+    Five,
+    /// `.XXXX.` (or any shape with two separate five points): wins next move.
+    StraightFour,
+    /// `oXXXX.` / `XX.XX`: exactly one five point.
+    Four,
+    /// `..XXX..`-like: a straight four is threatened; two squares stop it.
+    Three,
+    /// `.XXX..` against a wall/stone, or `..XXX.` shifted: three squares stop it.
+    ThreeWideReply,
+    /// `.X.XX.`: the broken three; three squares stop it (the gap and both ends).
+    BrokenThree,
+}
+
+impl ThreatKind {
+    pub fn category(self) -> Category {
+        match self {
+            ThreatKind::Five => Category::Five,
+            ThreatKind::StraightFour | ThreatKind::Four => Category::Four,
+            _ => Category::Three,
+        }
+    }
+}
+
+/// One threat as the search reports it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Threat {
+    pub kind: ThreatKind,
+    /// The attacker's move.
+    pub gain: Pos,
+    /// The defender's reply squares (played all at once in the single-agent view).
+    pub cost: SmallVec<[Pos; 4]>,
+}
+
+/// What one move of `color` makes over its four lines, from the cached patterns.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct MoveShape {
+    pub five: bool,
+    /// A straight four or two five points on one line.
+    pub straight_four: bool,
+    /// Number of fours over all lines (a double four on one line counts two).
+    pub fours: u32,
+    /// Number of open threes (including broken ones).
+    pub open_threes: u32,
+}
+
+impl MoveShape {
+    /// The shape of `color` playing the empty cell `p`.
+    #[inline]
+    pub fn of(board: &Board, p: Pos, color: Color) -> MoveShape {
+        let lines = &board.cell_patterns(p)[color.index()];
+        let mut shape = MoveShape::default();
+        for &l in lines {
+            match l {
+                Pattern::Five => shape.five = true,
+                Pattern::OpenFour => {
+                    shape.straight_four = true;
+                    shape.fours += 1;
+                }
+                Pattern::DoubleFour => {
+                    shape.straight_four = true;
+                    shape.fours += 2;
+                }
+                Pattern::Four => shape.fours += 1,
+                Pattern::OpenThree => shape.open_threes += 1,
+                _ => {}
+            }
+        }
+        shape
+    }
+
+    /// True when the move threatens five next move (category 1 or better).
+    #[inline]
+    pub fn is_four(&self) -> bool {
+        self.fours > 0
+    }
+
+    /// True when, played, the move leaves two five points the defender cannot both stop
+    /// (outside caro, where the ends can be blocked; see `is_sure_win_point`).
+    #[inline]
+    pub fn wins_next(&self) -> bool {
+        self.straight_four || self.fours >= 2
+    }
+
+    /// Ordering score for attacker moves: stronger threats and double threats first.
+    #[inline]
+    pub fn score(&self) -> i32 {
+        (self.five as i32) * 1000
+            + (self.wins_next() as i32) * 200
+            + self.fours as i32 * 30
+            + self.open_threes as i32 * 10
+    }
+}
+
+/// Whether `color` may play the empty cell `p` (renju black's forbidden points excluded).
+/// A five is always allowed.
+#[inline]
+pub fn is_legal(board: &mut Board, p: Pos, color: Color) -> bool {
+    board.rule() != Rule::Renju || color == Color::White || !rules::is_forbidden(board, p)
+}
+
+/// Every board cell in row order, computed once per search.
+pub fn board_cells(board: &Board) -> Vec<Pos> {
+    board.positions().collect()
+}
+
+/// Whether `color` has a legal winning move anywhere; returns it.
+pub fn five_point(board: &Board, cells: &[Pos], color: Color) -> Option<Pos> {
+    if !board.has_five_point(color) {
+        return None;
+    }
+    cells.iter().copied().find(|&p| {
+        board.is_empty(p) && board.cell_patterns(p)[color.index()].contains(&Pattern::Five)
+    })
+}
+
+/// The squares where a stone of `color`'s opponent could stop `color`'s five points:
+/// each five point, and under caro also the cells along its line (an opponent stone at a
+/// run end turns the five into a blocked one). Returns `None` when outside caro there are
+/// two or more distinct five points (no single stone stops them: the threat wins).
+pub fn five_stoppers(board: &Board, cells: &[Pos], color: Color) -> Option<SmallVec<[Pos; 8]>> {
+    let mut out: SmallVec<[Pos; 8]> = SmallVec::new();
+    let mut fives = 0;
+    let caro = board.rule() == Rule::Caro;
+    for &p in cells {
+        if !board.is_empty(p) {
+            continue;
+        }
+        let lines = &board.cell_patterns(p)[color.index()];
+        if !lines.contains(&Pattern::Five) {
+            continue;
+        }
+        fives += 1;
+        if !caro && fives >= 2 {
+            return None;
+        }
+        push_unique(&mut out, p);
+        if caro {
+            for (dir, &l) in lines.iter().enumerate() {
+                if l != Pattern::Five {
+                    continue;
+                }
+                for k in (-5..=5).filter(|&k| k != 0) {
+                    let q = board.offset(p, dir, k);
+                    if board.is_empty(q) {
+                        push_unique(&mut out, q);
+                    }
+                }
+            }
+        }
+    }
+    Some(out)
+}
+
+#[inline]
+pub fn push_unique<A: smallvec::Array<Item = Pos>>(v: &mut SmallVec<A>, p: Pos) {
+    if !v.contains(&p) {
+        v.push(p);
+    }
+}
+
+/// Whether `color` playing the empty cell `p` wins by force in two moves: it makes two
+/// five points that no single opponent stone stops (a straight four or a double four),
+/// and the move is legal. Under caro the claim is checked by playing every stopping
+/// stone, because a straight four there can be killed by blocking the far end.
+pub fn is_sure_win_point(board: &mut Board, cells: &[Pos], p: Pos, color: Color) -> bool {
+    if !board.is_empty(p) {
+        return false;
+    }
+    let shape = MoveShape::of(board, p, color);
+    if shape.five {
+        return true;
+    }
+    if !shape.wins_next() || !is_legal(board, p, color) {
+        return false;
+    }
+    if board.rule() != Rule::Caro {
+        return true;
+    }
+    board.place(p, color);
+    let sure = match five_stoppers(board, cells, color) {
+        None => true,
+        Some(stoppers) => stoppers.iter().all(|&s| {
+            board.place(s, color.opponent());
+            let still = board.has_five_point(color);
+            board.undo();
+            still
+        }),
+    };
+    board.undo();
+    sure
+}
+
+/// Classifies the threat `color` made by its stone at `gain` (already placed), given the
+/// squares that answer it, for reporting.
+pub fn classify(board: &Board, gain: Pos, color: Color, replies: &[Pos]) -> ThreatKind {
+    let mut best = ThreatKind::ThreeWideReply;
+    for dir in 0..4 {
+        let kind = match board.line_class(gain, color, dir) {
+            Pattern::Five => ThreatKind::Five,
+            Pattern::OpenFour | Pattern::DoubleFour => ThreatKind::StraightFour,
+            Pattern::Four => ThreatKind::Four,
+            Pattern::OpenThree => {
+                if replies.len() <= 2 {
+                    ThreatKind::Three
+                } else if is_broken(board, gain, color, dir) {
+                    ThreatKind::BrokenThree
+                } else {
+                    ThreatKind::ThreeWideReply
+                }
+            }
+            _ => continue,
+        };
+        best = best.min(kind);
+    }
+    best
+}
+
+/// A three with a gap inside it (`X.XX`), looked at around `gain`.
+fn is_broken(board: &Board, gain: Pos, color: Color, dir: usize) -> bool {
+    let own = crate::pattern::Cell::stone(color);
+    let stones: Vec<isize> = (-3..=3)
+        .filter(|&k| board.cell(board.offset(gain, dir, k)) == own)
+        .collect();
+    stones.len() >= 3 && stones.windows(2).any(|w| w[1] - w[0] == 2)
+}
+
+/// The attacker's candidate moves: fours (category 1) and, when `threes` is set, open
+/// threes (category 2), legal and ordered strongest first (ties by position, so the
+/// search is deterministic).
+pub fn attacker_moves(
+    board: &mut Board,
+    cells: &[Pos],
+    color: Color,
+    threes: bool,
+    out: &mut Vec<(i32, Pos)>,
+) {
+    out.clear();
+    let have_fours = board.pattern_count(color, Pattern::Four)
+        + board.pattern_count(color, Pattern::OpenFour)
+        + board.pattern_count(color, Pattern::DoubleFour)
+        > 0;
+    let have_threes = threes && board.pattern_count(color, Pattern::OpenThree) > 0;
+    if !have_fours && !have_threes {
+        return;
+    }
+    for &p in cells {
+        if !board.is_empty(p) {
+            continue;
+        }
+        let lines = &board.cell_patterns(p)[color.index()];
+        let top = lines[0].max(lines[1]).max(lines[2]).max(lines[3]);
+        let wanted = top >= Pattern::Four || (have_threes && top == Pattern::OpenThree);
+        if !wanted {
+            continue;
+        }
+        let shape = MoveShape::of(board, p, color);
+        out.push((shape.score(), p));
+    }
+    out.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
+    if board.rule() == Rule::Renju && color == Color::Black {
+        out.retain(|&(_, p)| !rules::is_forbidden(board, p));
+    }
+}
+
+/// Every legal four of `color` (its counter-threats when defending).
+pub fn four_moves(board: &mut Board, cells: &[Pos], color: Color, out: &mut SmallVec<[Pos; 16]>) {
+    let any = board.pattern_count(color, Pattern::Four)
+        + board.pattern_count(color, Pattern::OpenFour)
+        + board.pattern_count(color, Pattern::DoubleFour)
+        > 0;
+    if !any {
+        return;
+    }
+    for &p in cells {
+        if board.is_empty(p) && MoveShape::of(board, p, color).is_four() && is_legal(board, p, color)
+        {
+            push_unique(out, p);
+        }
+    }
+}
+
+/// The cells where `color` now has a sure win point (see [`is_sure_win_point`]).
+pub fn sure_win_points(
+    board: &mut Board,
+    cells: &[Pos],
+    color: Color,
+    out: &mut SmallVec<[Pos; 8]>,
+) {
+    out.clear();
+    let any = board.pattern_count(color, Pattern::OpenFour)
+        + board.pattern_count(color, Pattern::DoubleFour)
+        + board.pattern_count(color, Pattern::Four)
+        > 0;
+    if !any {
+        return;
+    }
+    for &p in cells {
+        if !board.is_empty(p) {
+            continue;
+        }
+        let shape = MoveShape::of(board, p, color);
+        if shape.wins_next() && is_sure_win_point(board, cells, p, color) {
+            out.push(p);
+        }
+    }
+}
+
+/// The squares that might stop the sure win points `points` of the opponent: the cells of
+/// their lines within reach (±5, where a stone changes the line's pattern), intersected
+/// over all points, since one stone must stop them all. Under renju a black point is
+/// watched on all four lines, because a white stone on any of them can change whether
+/// the point is forbidden.
+pub fn three_stopper_candidates(
+    board: &Board,
+    points: &[Pos],
+    attacker: Color,
+    out: &mut SmallVec<[Pos; 16]>,
+) {
+    out.clear();
+    let all_lines = board.rule() == Rule::Renju && attacker == Color::Black;
+    let reach = |q: Pos, c: Pos| -> bool {
+        if q == c {
+            return true;
+        }
+        (0..4).any(|dir| {
+            (all_lines || {
+                let l = board.pattern(q, attacker, dir);
+                l == Pattern::OpenFour || l == Pattern::DoubleFour || l == Pattern::Four
+            }) && (1..=5).any(|k| board.offset(q, dir, k) == c || board.offset(q, dir, -k) == c)
+        })
+    };
+    let Some(&first) = points.first() else {
+        return;
+    };
+    let mut seeds: SmallVec<[Pos; 64]> = SmallVec::new();
+    seeds.push(first);
+    for dir in 0..4 {
+        for k in (-5..=5).filter(|&k| k != 0) {
+            let c = board.offset(first, dir, k);
+            if board.is_empty(c) {
+                seeds.push(c);
+            }
+        }
+    }
+    for c in seeds {
+        if board.is_empty(c) && points.iter().all(|&q| reach(q, c)) {
+            push_unique(out, c);
+        }
+    }
+}

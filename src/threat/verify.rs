@@ -1,0 +1,286 @@
+//! An independent check of claimed wins, written apart from the search.
+//!
+//! It shares nothing with `threats`/`search` except the board and the renju forbidden
+//! check: fives are recognised by walking the stones along each line and applying the
+//! rule's definition directly (not through the pattern tables), and the defender is not
+//! limited to "reply squares": it tries *every* legal move within distance 2 of a stone,
+//! and every move anywhere that makes it a four. Against each, the attacker must win
+//! again — by a five, or by a move the search finds afresh and that is checked the same
+//! way — down to an actual five. A claim passes only if every branch ends in one.
+
+use super::{find_win, Level, Limits};
+use crate::board::{Board, Pos};
+use crate::pattern::Cell;
+use crate::rules;
+use crate::types::{Color, Coord, Rule};
+use std::collections::HashMap;
+
+/// Line directions as coordinate steps.
+const DIRS: [(i32, i32); 4] = [(1, 0), (0, 1), (1, 1), (1, -1)];
+
+/// Why a claimed win was not confirmed.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Rejection {
+    /// The claimed first move is occupied or illegal.
+    IllegalMove(Coord),
+    /// The defender survives: this line of moves (attacker first) is the refutation.
+    Refuted(Vec<Coord>),
+    /// The check gave up (too many positions); neither proven nor refuted.
+    TooBig,
+}
+
+/// Whether the stone of `color` at `c` (on the board) is part of a winning line.
+fn stone_wins(board: &Board, c: Coord, color: Color) -> bool {
+    let own = Cell::stone(color);
+    let opp = Cell::stone(color.opponent());
+    let at = |x: i32, y: i32| -> Cell {
+        match board.pos(Coord::new(x, y)) {
+            Some(p) => board.cell(p),
+            None => Cell::Wall,
+        }
+    };
+    for (dx, dy) in DIRS {
+        let mut back = 0;
+        while at(c.x - (back + 1) * dx, c.y - (back + 1) * dy) == own {
+            back += 1;
+        }
+        let mut fwd = 0;
+        while at(c.x + (fwd + 1) * dx, c.y + (fwd + 1) * dy) == own {
+            fwd += 1;
+        }
+        let len = back + fwd + 1;
+        if len < 5 {
+            continue;
+        }
+        let wins = match board.rule() {
+            Rule::Freestyle => true,
+            Rule::Renju => len == 5 || color == Color::White,
+            Rule::Standard => len == 5,
+            Rule::Caro => {
+                let before = at(c.x - (back + 1) * dx, c.y - (back + 1) * dy);
+                let after = at(c.x + (fwd + 1) * dx, c.y + (fwd + 1) * dy);
+                len == 5 && !(before == opp && after == opp)
+            }
+        };
+        if wins {
+            return true;
+        }
+    }
+    false
+}
+
+/// Whether `color` playing the empty `p` wins at once.
+fn wins_by(board: &mut Board, p: Pos, color: Color) -> bool {
+    let c = board.coord(p);
+    board.place(p, color);
+    let w = stone_wins(board, c, color);
+    board.undo();
+    w
+}
+
+/// A winning move of `color`, if any. A five always touches one of the player's stones,
+/// so only empty cells next to one are tried.
+fn winning_move(board: &mut Board, color: Color) -> Option<Pos> {
+    let own = Cell::stone(color);
+    let cells: Vec<Pos> = board.positions().collect();
+    cells.into_iter().find(|&p| {
+        board.is_empty(p) && touches(board, p, own, 1) && wins_by(board, p, color)
+    })
+}
+
+/// Whether a cell within Chebyshev distance `r` of `p` holds `stone`.
+fn touches(board: &Board, p: Pos, stone: Cell, r: i32) -> bool {
+    let c = board.coord(p);
+    for dy in -r..=r {
+        for dx in -r..=r {
+            if let Some(q) = board.pos(Coord::new(c.x + dx, c.y + dy)) {
+                if board.cell(q) == stone {
+                    return true;
+                }
+            }
+        }
+    }
+    false
+}
+
+fn near_any_stone(board: &Board, p: Pos, r: i32) -> bool {
+    touches(board, p, Cell::Black, r) || touches(board, p, Cell::White, r)
+}
+
+/// Whether `color` may play `p`: renju black may not play a forbidden point unless it
+/// makes five.
+fn legal(board: &mut Board, p: Pos, color: Color) -> bool {
+    board.is_empty(p)
+        && (board.rule() != Rule::Renju
+            || color == Color::White
+            || wins_by(board, p, color)
+            || !rules::is_forbidden(board, p))
+}
+
+struct Verifier<'a> {
+    attacker: Color,
+    limits: Limits<'a>,
+    /// Keyed by (hash, 0) for wins and (hash, depth) for failures.
+    memo: HashMap<(u64, u32), bool>,
+    positions: u64,
+    max_positions: u64,
+    gave_up: bool,
+}
+
+impl Verifier<'_> {
+    /// Attacker to move: true when it wins against every defence (within `depth`
+    /// attacker moves). `hint` is tried before a fresh search.
+    fn attacker_wins(&mut self, board: &mut Board, hint: Option<Pos>, depth: u32) -> bool {
+        let attacker = self.attacker;
+        if winning_move(board, attacker).is_some() {
+            return true;
+        }
+        if depth == 0 || self.gave_up {
+            return false;
+        }
+        // Wins hold at any larger depth; failures only at the depth they were found.
+        if self.memo.contains_key(&(board.hash(), 0)) || self.memo.contains_key(&(board.hash(), depth)) {
+            return self.memo.get(&(board.hash(), 0)).is_some();
+        }
+        self.positions += 1;
+        if self.positions > self.max_positions {
+            self.gave_up = true;
+            return false;
+        }
+        let mut tried = Vec::new();
+        if let Some(h) = hint {
+            tried.push(h);
+        }
+        if let Some(seq) = find_win(board, attacker, &self.limits) {
+            if let Some(m) = seq.first_move() {
+                if Some(m) != hint {
+                    tried.push(m);
+                }
+            }
+        }
+        let mut result = false;
+        for m in tried {
+            if self.attack_move_wins(board, m, depth) {
+                result = true;
+                break;
+            }
+        }
+        if !self.gave_up {
+            self.memo.insert((board.hash(), if result { 0 } else { depth }), result);
+        }
+        result
+    }
+
+    /// Plays the attacker's `m` and checks every defence against it.
+    fn attack_move_wins(&mut self, board: &mut Board, m: Pos, depth: u32) -> bool {
+        let attacker = self.attacker;
+        let defender = attacker.opponent();
+        if !legal(board, m, attacker) {
+            return false;
+        }
+        if wins_by(board, m, attacker) {
+            return true;
+        }
+        board.place(m, attacker);
+        let mut all_lose = winning_move(board, defender).is_none();
+        if all_lose {
+            for d in defender_moves(board, defender) {
+                board.place(d, defender);
+                let won = self.attacker_wins(board, None, depth - 1);
+                board.undo();
+                if !won {
+                    all_lose = false;
+                    break;
+                }
+            }
+        }
+        board.undo();
+        all_lose
+    }
+}
+
+/// Every legal defender move within distance 2 of a stone, and every move anywhere that
+/// gives the defender a four (a five point after it).
+fn defender_moves(board: &mut Board, defender: Color) -> Vec<Pos> {
+    let cells: Vec<Pos> = board.positions().filter(|&p| board.is_empty(p)).collect();
+    let mut out = Vec::new();
+    for p in cells {
+        let near = near_any_stone(board, p, 2);
+        let relevant = near || {
+            board.place(p, defender);
+            let four = winning_move(board, defender).is_some();
+            board.undo();
+            four
+        };
+        if relevant && legal(board, p, defender) {
+            out.push(p);
+        }
+    }
+    out
+}
+
+/// Checks that `attacker`, to move, wins by playing `first`: every defence is tried and
+/// the attacker must reach a five in at most `max_depth` moves. `max_positions` bounds
+/// the attacker positions examined (then `TooBig`). The board is left unchanged.
+pub fn verify_win(
+    board: &mut Board,
+    attacker: Color,
+    first: Pos,
+    max_depth: u32,
+    max_positions: u64,
+) -> Result<(), Rejection> {
+    if !legal(board, first, attacker) {
+        return Err(Rejection::IllegalMove(board.coord(first)));
+    }
+    let mut v = Verifier {
+        attacker,
+        limits: Limits {
+            level: Level::Vct,
+            max_nodes: 100_000,
+            max_depth: max_depth.max(1),
+            deadline: None,
+            stop: None,
+        },
+        memo: HashMap::new(),
+        positions: 0,
+        max_positions,
+        gave_up: false,
+    };
+    if v.attack_move_wins(board, first, max_depth.max(1)) {
+        return Ok(());
+    }
+    if v.gave_up {
+        return Err(Rejection::TooBig);
+    }
+    Err(Rejection::Refuted(refutation_line(
+        board, &mut v, first, max_depth,
+    )))
+}
+
+/// A defender line that survives, for the error message: the first defence found after
+/// which the attacker could not be shown to win.
+fn refutation_line(board: &mut Board, v: &mut Verifier, first: Pos, depth: u32) -> Vec<Coord> {
+    let defender = v.attacker.opponent();
+    let mut line = vec![board.coord(first)];
+    board.place(first, v.attacker);
+    if let Some(w) = winning_move(board, defender) {
+        line.push(board.coord(w));
+    } else {
+        for d in defender_moves(board, defender) {
+            board.place(d, defender);
+            let won = v.attacker_wins(board, None, depth.saturating_sub(1));
+            board.undo();
+            if !won {
+                line.push(board.coord(d));
+                break;
+            }
+        }
+    }
+    board.undo();
+    line
+}
+
+/// The independent five test, exposed for tests: whether `color` playing `p` wins.
+pub fn is_five_move(board: &mut Board, p: Pos, color: Color) -> bool {
+    board.is_empty(p) && wins_by(board, p, color)
+}
