@@ -50,7 +50,11 @@ fn load(file: &str) -> Vec<Puzzle> {
         }
         let answers = f[5]
             .split(',')
-            .map(|a| board.pos(Coord::from_pos_notation(a).expect("answer")).expect("on board"))
+            .map(|a| {
+                board
+                    .pos(Coord::from_pos_notation(a).expect("answer"))
+                    .expect("on board")
+            })
             .collect();
         out.push(Puzzle {
             id: f[0].to_string(),
@@ -91,7 +95,7 @@ fn solve_win(p: &mut Puzzle) -> Result<String, String> {
     let seq = seq.ok_or_else(|| format!("{}: no win found", p.id))?;
     let first = seq.first_move().expect("non-empty");
     let listed = p.answers.contains(&first);
-    if let Err(e) = verify_win(&mut p.board, attacker, first, 30, 200_000) {
+    if let Err(e) = verify_win(&mut p.board, attacker, first, &vct_limits(), 200_000) {
         return Err(format!(
             "{}: claimed win {} (listed: {listed}) not verified: {e:?}",
             p.id,
@@ -139,7 +143,12 @@ fn run_suite(file: &str) {
             }
         }
     }
-    assert!(failures.is_empty(), "{} failures:\n{}", failures.len(), failures.join("\n"));
+    assert!(
+        failures.is_empty(),
+        "{} failures:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
 }
 
 #[test]
@@ -173,62 +182,65 @@ fn board_from(rule: Rule, black: &[&str], white: &[&str]) -> Board {
     b
 }
 
+/// Black's double three at h6: f6 g6 make an open three with it horizontally, i7 j8
+/// diagonally. White's column h2..h5 needs h6 for five; h1 is black.
+const RENJU_BLACK: [&str; 5] = ["h1", "f6", "g6", "i7", "j8"];
+
 #[test]
 fn renju_white_wins_when_blacks_only_defence_is_forbidden() {
-    // White has a four whose five point h6 is forbidden for black (a double three:
-    // f6 g6 . j6 . and h4 h5 . h7 make two open threes through h6), and a second
-    // threat elsewhere. Black cannot stop the four: White wins with one move.
-    // White four on column c: c3 c4 c5 c6, five point c7 (open at c2 too -> make it
-    // blocked: black c2). Simpler: white four with the single five point h6.
-    let black = ["f6", "g6", "h4", "h5", "b2", "o15", "a15"];
-    // White: d6 e6 are not needed; build a vertical... white line through h6 diagonal:
-    // e3 f4 g5 [h6] -> five needs i7 as well: e3 f4 g5 i7 + h6 = five.
-    let white = ["e3", "f4", "g5", "i7", "n1", "n2", "a1"];
-    let mut b = board_from(Rule::Renju, &black, &white);
+    let mut b = board_from(Rule::Renju, &RENJU_BLACK, &["h2", "h3", "h4", "h5", "a15"]);
     let h6 = b.pos(Coord::from_pos_notation("h6").unwrap()).unwrap();
-    assert!(wuzi::rules::is_forbidden(&mut b, h6), "h6 must be forbidden for black");
-    // White to move would simply win at h6; give black the move instead: every black
-    // move other than h6 leaves the five, and h6 is forbidden. So from black's view the
-    // position is lost, and white's win exists even with black to move first.
-    let d = defences(&mut b, Color::Black, &vct_limits()).expect("white threatens");
+    assert!(
+        wuzi::rules::is_forbidden(&mut b, h6),
+        "h6 must be forbidden for black"
+    );
+    assert_eq!(b.side_to_move(), Color::Black);
+    // Black to move cannot stop the four: its only stopping square is forbidden.
+    let d = defences(&mut b, Color::Black, &vct_limits()).expect("white threatens five");
     assert!(d.is_empty(), "no legal defence, got {}", names(&b, &d));
 
-    // And as an attacker's threat: white plays the four itself (from three stones), and
-    // the search must count the forbidden reply as no reply.
-    let white3 = ["e3", "f4", "i7", "n1", "n2", "a1", "a3"];
-    let mut b = board_from(Rule::Renju, &black, &white3);
+    // One move earlier: white's h5 is a winning four because black cannot answer it.
+    let mut b = board_from(Rule::Renju, &RENJU_BLACK, &["h2", "h3", "h4", "a15", "o15"]);
     let seq = find_win(&mut b, Color::White, &Limits::vcf()).expect("white wins by a VCF");
-    verify_win(&mut b, Color::White, seq.first_move().unwrap(), 10, 10_000).unwrap();
-    // The same stones under freestyle: black may block at h6, so g5 alone is no win.
-    let mut f = board_from(Rule::Freestyle, &black, &white3);
-    if let Some(seq) = find_win(&mut f, Color::White, &Limits::vcf()) {
-        verify_win(&mut f, Color::White, seq.first_move().unwrap(), 10, 10_000).unwrap();
-    }
+    assert_eq!(b.coord(seq.first_move().unwrap()).to_pos_notation(), "h5");
+    verify_win(
+        &mut b,
+        Color::White,
+        seq.first_move().unwrap(),
+        &Limits::vcf(),
+        10_000,
+    )
+    .unwrap();
+    // Under freestyle black simply blocks at h6: no win.
+    let mut f = board_from(
+        Rule::Freestyle,
+        &RENJU_BLACK,
+        &["h2", "h3", "h4", "a15", "o15"],
+    );
+    assert!(find_win(&mut f, Color::White, &Limits::vcf()).is_none());
 }
 
 #[test]
-fn standard_rule_refutes_a_sequence_that_needs_an_overline() {
-    // Black: d8 e8 f8 . h8 i8 with g8 empty: in freestyle g8 makes six and wins; under
-    // standard it makes an overline and does not. Black's other line c5 c6 c7 needs
-    // c8 or c4 for a straight four... Under standard the VCF through g8 does not exist.
-    let black = ["d8", "e8", "f8", "h8", "i8"];
-    let white = ["a1", "a3", "a5", "o1", "o3"];
+fn standard_rule_refutes_a_straight_four_whose_end_makes_an_overline() {
+    // `X . . X X X o` on row 8 (b8, e8 f8 g8, white i8). Black d8 makes d8-g8: in
+    // freestyle both c8 (six: b8..g8) and h8 complete it, a straight four that wins;
+    // under standard c8 would be an overline, so d8 is only a four and h8 stops it.
+    let black = ["b8", "e8", "f8", "g8"];
+    let white = ["i8", "a1", "a3", "o1"];
     let mut free = board_from(Rule::Freestyle, &black, &white);
-    let seq = find_win(&mut free, Color::Black, &Limits::vcf()).expect("freestyle six wins");
-    assert_eq!(
-        free.coord(seq.first_move().unwrap()).to_pos_notation(),
-        "g8"
-    );
+    let seq = find_win(&mut free, Color::Black, &Limits::vcf()).expect("freestyle wins");
+    verify_win(
+        &mut free,
+        Color::Black,
+        seq.first_move().unwrap(),
+        &Limits::vcf(),
+        10_000,
+    )
+    .unwrap();
     let mut std = board_from(Rule::Standard, &black, &white);
-    assert!(find_win(&mut std, Color::Black, &Limits::vct()).is_none());
-
-    // A four whose only five point would make six: `XXXX.X` with the gap. Under
-    // standard the "four" d8-g8 + i8 has its five point h8 making an overline, so the
-    // sequence that relies on it must be refuted; c8 is the real five point.
-    let black = ["d8", "e8", "f8", "g8", "i8"];
-    let white = ["c8", "a1", "a3", "a5", "o1"];
-    let mut std = board_from(Rule::Standard, &black, &white);
-    assert!(find_win(&mut std, Color::Black, &Limits::vct()).is_none());
-    let mut free = board_from(Rule::Freestyle, &black, &white);
-    assert!(find_win(&mut free, Color::Black, &Limits::vcf()).is_some());
+    assert!(find_win(&mut std, Color::Black, &vct_limits()).is_none());
+    // The verifier agrees that d8 is no win under standard: after d8 h8 black has no
+    // five, and c8 makes six.
+    let d8 = std.pos(Coord::from_pos_notation("d8").unwrap()).unwrap();
+    assert!(verify_win(&mut std, Color::Black, d8, &Limits::vcf(), 10_000).is_err());
 }

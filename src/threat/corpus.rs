@@ -46,7 +46,10 @@ fn weight(board: &Board, p: Pos, mover: Color) -> u64 {
     };
     let pats = board.cell_patterns(p);
     let own: u64 = pats[mover.index()].iter().map(|&c| value(c)).sum();
-    let theirs: u64 = pats[mover.opponent().index()].iter().map(|&c| value(c)).sum();
+    let theirs: u64 = pats[mover.opponent().index()]
+        .iter()
+        .map(|&c| value(c))
+        .sum();
     1 + own + theirs * 2 / 3
 }
 

@@ -22,9 +22,16 @@ const PROOF_SQUARE_CAP: usize = 4096;
 const COUNTER_FOUR_DEPTH: u32 = 3;
 
 /// The squares of the opponent's proof tree (sorted), if it has a win within `limits`.
-fn opponent_proof(board: &mut Board, attacker: Color, limits: &Limits) -> Option<Vec<Pos>> {
+fn opponent_proof(
+    board: &mut Board,
+    attacker: Color,
+    limits: &Limits,
+    nodes: &mut u64,
+) -> Option<Vec<Pos>> {
     let mut searcher = Searcher::new(board, attacker, limits);
-    let threes = searcher.run_budget()?;
+    let found = searcher.run_budget();
+    *nodes += searcher.nodes;
+    let threes = found?;
     let mut squares = Vec::new();
     searcher.proof_squares(threes, PROOF_SQUARE_CAP, &mut squares);
     squares.sort();
@@ -37,7 +44,18 @@ fn opponent_proof(board: &mut Board, attacker: Color, limits: &Limits) -> Option
 /// `Some(empty)` means every move loses; `None` means the opponent has no win, or
 /// `side_to_move` can make five at once (then nothing needs defending).
 pub fn defences(board: &mut Board, side_to_move: Color, limits: &Limits) -> Option<Vec<Pos>> {
-    defences_at_depth(board, side_to_move, limits, COUNTER_FOUR_DEPTH)
+    defences_counted(board, side_to_move, limits).0
+}
+
+/// [`defences`], also returning the search nodes used.
+pub fn defences_counted(
+    board: &mut Board,
+    side_to_move: Color,
+    limits: &Limits,
+) -> (Option<Vec<Pos>>, u64) {
+    let mut nodes = 0;
+    let result = defences_at_depth(board, side_to_move, limits, COUNTER_FOUR_DEPTH, &mut nodes);
+    (result, nodes)
 }
 
 fn defences_at_depth(
@@ -45,13 +63,14 @@ fn defences_at_depth(
     side: Color,
     limits: &Limits,
     four_depth: u32,
+    nodes: &mut u64,
 ) -> Option<Vec<Pos>> {
     let cells = threats::board_cells(board);
     if five_point(board, &cells, side).is_some() {
         return None;
     }
     let opponent = side.opponent();
-    let squares = opponent_proof(board, opponent, limits)?;
+    let squares = opponent_proof(board, opponent, limits, nodes)?;
     let mut candidates = squares;
     let mut fours = smallvec::SmallVec::new();
     threats::four_moves(board, &cells, side, &mut fours);
@@ -70,10 +89,10 @@ fn defences_at_depth(
         }
         let is_four = MoveShape::of(board, c, side).is_four();
         board.place(c, side);
-        let refuted_by = opponent_proof(board, opponent, limits);
+        let refuted_by = opponent_proof(board, opponent, limits, nodes);
         let holds = match &refuted_by {
             Some(_) => false,
-            None if is_four => counter_four_holds(board, side, limits, four_depth),
+            None if is_four => counter_four_holds(board, side, limits, four_depth, nodes),
             None => true,
         };
         board.undo();
@@ -98,7 +117,13 @@ fn defences_at_depth(
 /// With our four just played (and no win for the opponent found at once), whether it
 /// really defends: the opponent must block it; if that block is forced (one square) and
 /// the opponent then still wins unless we find a defence again, follow it.
-fn counter_four_holds(board: &mut Board, side: Color, limits: &Limits, four_depth: u32) -> bool {
+fn counter_four_holds(
+    board: &mut Board,
+    side: Color,
+    limits: &Limits,
+    four_depth: u32,
+    nodes: &mut u64,
+) -> bool {
     if four_depth == 0 {
         return true;
     }
@@ -116,7 +141,7 @@ fn counter_four_holds(board: &mut Board, side: Color, limits: &Limits, four_dept
         return true;
     }
     board.place(legal[0], opponent);
-    let after = defences_at_depth(board, side, limits, four_depth - 1);
+    let after = defences_at_depth(board, side, limits, four_depth - 1, nodes);
     board.undo();
     match after {
         None => true,

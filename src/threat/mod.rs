@@ -26,7 +26,7 @@ use std::time::Instant;
 
 pub use bench::{bench_corpus, BenchReport};
 pub use cli::solve_cli;
-pub use defence::defences;
+pub use defence::{defences, defences_counted};
 pub use threats::{Category, ThreatKind};
 
 /// Which threats the attacker may use.
@@ -64,12 +64,13 @@ impl Limits<'static> {
         }
     }
 
-    /// Defaults for a VCT call.
+    /// Defaults for a VCT call inside the main search: bounded so that one call stays
+    /// around a millisecond even when it fails (failing calls are the expensive ones).
     pub fn vct() -> Self {
         Limits {
             level: Level::Vct,
-            max_nodes: 200_000,
-            max_depth: 12,
+            max_nodes: 2_000,
+            max_depth: 8,
             deadline: None,
             stop: None,
         }
@@ -141,7 +142,10 @@ pub fn find_win_counted(
 fn has_any_threat(board: &Board, attacker: Color, level: Level) -> bool {
     use crate::pattern::Pattern;
     let count = |class| board.pattern_count(attacker, class);
-    count(Pattern::Five) + count(Pattern::Four) + count(Pattern::OpenFour) + count(Pattern::DoubleFour)
+    count(Pattern::Five)
+        + count(Pattern::Four)
+        + count(Pattern::OpenFour)
+        + count(Pattern::DoubleFour)
         > 0
         || (level == Level::Vct && count(Pattern::OpenThree) > 0)
 }

@@ -28,6 +28,7 @@ use crate::pattern::Pattern;
 use crate::types::Color;
 use smallvec::SmallVec;
 use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hasher};
 use std::sync::atomic::Ordering;
 use std::time::Instant;
 
@@ -40,8 +41,35 @@ const HARD_MAX_DEPTH: u32 = 64;
 /// Table entries kept before the table is cleared (bounds memory on long searches).
 const TT_MAX_ENTRIES: usize = 1 << 18;
 
+/// Three budget a non-four attacker move costs: none for a forced block (see `attack`).
+#[inline]
+fn three_cost(was_block: bool) -> u32 {
+    u32::from(!was_block)
+}
+
 /// Salt mixed into the hash of attacker nodes so they never collide with other uses.
 const ATTACK_SALT: [u64; 2] = [0x9d3c_61a2_52f1_0b17, 0x4b8e_27c5_d6a9_3f01];
+
+/// The table's keys are Zobrist hashes, already uniformly mixed: hashing them again
+/// (SipHash by default) would only cost time.
+#[derive(Default)]
+struct ZobristHasher(u64);
+
+impl Hasher for ZobristHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = (self.0 << 8) | b as u64;
+        }
+    }
+    fn write_u64(&mut self, v: u64) {
+        self.0 = v;
+    }
+}
+
+type Table = HashMap<u64, Entry, BuildHasherDefault<ZobristHasher>>;
 
 #[derive(Clone, Copy)]
 struct Entry {
@@ -68,7 +96,9 @@ pub struct Searcher<'b, 'l> {
     defender: Color,
     limits: &'l Limits<'l>,
     cells: Vec<Pos>,
-    tt: HashMap<u64, Entry>,
+    tt: Table,
+    /// One move buffer per ply, reused so attacker nodes do not allocate.
+    move_buffers: Vec<Vec<(i32, Pos)>>,
     pub nodes: u64,
     pub aborted: bool,
     max_depth: u32,
@@ -85,7 +115,8 @@ impl<'b, 'l> Searcher<'b, 'l> {
             defender: attacker.opponent(),
             limits,
             cells,
-            tt: HashMap::new(),
+            tt: Table::default(),
+            move_buffers: Vec::new(),
             nodes: 0,
             aborted: false,
             max_depth: limits.max_depth.min(HARD_MAX_DEPTH),
@@ -105,7 +136,7 @@ impl<'b, 'l> Searcher<'b, 'l> {
             Level::Vct => self.max_depth.min(u8::MAX as u32),
         };
         for threes in 0..=max_threes {
-            if self.attack(0, threes) {
+            if self.attack(0, threes, Pos::NONE) {
                 return Some(threes);
             }
             if self.aborted || !self.budget_bound {
@@ -123,11 +154,8 @@ impl<'b, 'l> Searcher<'b, 'l> {
         self.nodes += 1;
         if self.nodes >= self.limits.max_nodes {
             self.aborted = true;
-        } else if self.nodes % CLOCK_CHECK_NODES == 0 {
-            let stopped = self
-                .limits
-                .stop
-                .is_some_and(|s| s.load(Ordering::Relaxed));
+        } else if self.nodes.is_multiple_of(CLOCK_CHECK_NODES) {
+            let stopped = self.limits.stop.is_some_and(|s| s.load(Ordering::Relaxed));
             let late = self.limits.deadline.is_some_and(|d| Instant::now() >= d);
             self.aborted = stopped || late;
         }
@@ -138,9 +166,14 @@ impl<'b, 'l> Searcher<'b, 'l> {
         self.board.hash() ^ ATTACK_SALT[self.attacker.index()]
     }
 
-    /// Attacker to move, `ply` attacker moves made, `threes` three-moves still allowed.
+    /// Attacker to move, `ply` attacker moves made, `threes` three-moves still allowed,
+    /// `last` the attacker's previous move (`Pos::NONE` at the root).
     /// True when the attacker wins against every defence.
-    fn attack(&mut self, ply: u32, threes: u32) -> bool {
+    ///
+    /// Allis's dependency rule, as a pruning heuristic: a new three must share a line
+    /// (within four cells) with the previous attacker move. Fours are always allowed —
+    /// they are forced and cheap — and they let independent threats combine.
+    fn attack(&mut self, ply: u32, threes: u32, last: Pos) -> bool {
         if self.out_of_budget() {
             return false;
         }
@@ -160,12 +193,16 @@ impl<'b, 'l> Searcher<'b, 'l> {
                 return false;
             }
         }
-        let mut moves: Vec<(i32, Pos)> = Vec::new();
+        let mut moves = self.move_buffers.pop().unwrap_or_default();
+        moves.clear();
         let must_block = self.board.has_five_point(self.defender);
         if must_block {
             // Only a stone that stops the defender's five can be played.
             match five_stoppers(self.board, &self.cells, self.defender) {
-                None => return self.store(false, threes, Pos::NONE),
+                None => {
+                    self.move_buffers.push(moves);
+                    return self.store(false, threes, Pos::NONE);
+                }
                 Some(stops) => {
                     for p in stops {
                         if threats::is_legal(self.board, p, self.attacker) {
@@ -190,6 +227,14 @@ impl<'b, 'l> Searcher<'b, 'l> {
                 threes > 0,
                 &mut moves,
             );
+            if !last.is_none() {
+                let board = &*self.board;
+                let attacker = self.attacker;
+                moves.retain(|&(_, m)| {
+                    MoveShape::of(board, m, attacker).is_four()
+                        || threats::shares_line(board, m, last)
+                });
+            }
         }
         let mut proven = false;
         let mut best = Pos::NONE;
@@ -198,12 +243,19 @@ impl<'b, 'l> Searcher<'b, 'l> {
             let won = if must_block && self.board.has_five_point(self.defender) {
                 false
             } else if self.board.has_five_point(self.attacker) {
-                self.defend(ply + 1, threes, None)
-            } else if threes > 0 {
+                self.defend(ply + 1, threes, None, m)
+            } else if threes > 0 || (must_block && self.limits.level == Level::Vct) {
+                // A block answering a counter-four costs no three: the threat it keeps
+                // standing was paid for when it was made.
+                let cost = three_cost(must_block);
                 let mut points = SmallVec::new();
                 threats::sure_win_points(self.board, &self.cells, self.attacker, &mut points);
-                !points.is_empty() && self.defend(ply + 1, threes - 1, Some(&points))
+                !points.is_empty() && self.defend(ply + 1, threes - cost, Some(&points), m)
             } else {
+                if must_block && self.limits.level == Level::Vct {
+                    // A block that might keep a three standing needs a three budget.
+                    self.budget_bound = true;
+                }
                 false
             };
             self.board.undo();
@@ -213,8 +265,12 @@ impl<'b, 'l> Searcher<'b, 'l> {
                 break;
             }
             if self.aborted {
-                return false;
+                break;
             }
+        }
+        self.move_buffers.push(moves);
+        if self.aborted {
+            return false;
         }
         self.store(proven, threes, best)
     }
@@ -265,7 +321,12 @@ impl<'b, 'l> Searcher<'b, 'l> {
             }
             Some(points) => {
                 let mut candidates = SmallVec::new();
-                threats::three_stopper_candidates(self.board, points, self.attacker, &mut candidates);
+                threats::three_stopper_candidates(
+                    self.board,
+                    points,
+                    self.attacker,
+                    &mut candidates,
+                );
                 for c in candidates {
                     if !threats::is_legal(self.board, c, self.defender) {
                         continue;
@@ -294,8 +355,8 @@ impl<'b, 'l> Searcher<'b, 'l> {
         }
     }
 
-    /// Defender to move after an attacker threat; true when every reply loses.
-    fn defend(&mut self, ply: u32, threes: u32, points: Option<&[Pos]>) -> bool {
+    /// Defender to move after the attacker's threat `last`; true when every reply loses.
+    fn defend(&mut self, ply: u32, threes: u32, points: Option<&[Pos]>, last: Pos) -> bool {
         if self.out_of_budget() {
             return false;
         }
@@ -305,7 +366,7 @@ impl<'b, 'l> Searcher<'b, 'l> {
             Replies::Moves(moves) => {
                 for r in moves {
                     self.board.place(r, self.defender);
-                    let won = self.attack(ply, threes);
+                    let won = self.attack(ply, threes, last);
                     self.board.undo();
                     if !won {
                         return false;
@@ -329,7 +390,7 @@ impl<'b, 'l> Searcher<'b, 'l> {
         let best = match self.tt.get(&self.key()) {
             Some(e) if e.win && !e.best.is_none() => e.best,
             _ => {
-                if !self.attack(0, threes) {
+                if !self.attack(0, threes, Pos::NONE) {
                     return;
                 }
                 match self.tt.get(&self.key()) {
@@ -339,6 +400,7 @@ impl<'b, 'l> Searcher<'b, 'l> {
             }
         };
         out.push(best);
+        let was_block = self.board.has_five_point(self.defender);
         self.board.place(best, self.attacker);
         let four = self.board.has_five_point(self.attacker);
         let mut points = SmallVec::<[Pos; 8]>::new();
@@ -346,7 +408,7 @@ impl<'b, 'l> Searcher<'b, 'l> {
         if !four {
             threats::sure_win_points(self.board, &self.cells, self.attacker, &mut points);
             out.extend_from_slice(&points);
-            budget = budget.saturating_sub(1);
+            budget = budget.saturating_sub(three_cost(was_block));
         }
         match self.replies(if four { None } else { Some(&points) }) {
             Replies::Moves(replies) => {
@@ -386,7 +448,7 @@ impl<'b, 'l> Searcher<'b, 'l> {
                 Some(e) if e.win && !e.best.is_none() => e.best,
                 _ => {
                     // Overwritten entry: prove this node again to recover its move.
-                    if !self.attack(0, budget) {
+                    if !self.attack(0, budget, Pos::NONE) {
                         break;
                     }
                     match self.tt.get(&self.key()) {
@@ -395,13 +457,14 @@ impl<'b, 'l> Searcher<'b, 'l> {
                     }
                 }
             };
+            let was_block = self.board.has_five_point(self.defender);
             self.board.place(best, self.attacker);
             placed += 1;
             let four = self.board.has_five_point(self.attacker);
             let mut points = SmallVec::<[Pos; 8]>::new();
             if !four {
                 threats::sure_win_points(self.board, &self.cells, self.attacker, &mut points);
-                budget = budget.saturating_sub(1);
+                budget = budget.saturating_sub(three_cost(was_block));
             }
             let replies = match self.replies(if four { None } else { Some(&points) }) {
                 Replies::Moves(m) => m.to_vec(),

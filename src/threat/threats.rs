@@ -307,7 +307,9 @@ pub fn four_moves(board: &mut Board, cells: &[Pos], color: Color, out: &mut Smal
         return;
     }
     for &p in cells {
-        if board.is_empty(p) && MoveShape::of(board, p, color).is_four() && is_legal(board, p, color)
+        if board.is_empty(p)
+            && MoveShape::of(board, p, color).is_four()
+            && is_legal(board, p, color)
         {
             push_unique(out, p);
         }
@@ -382,4 +384,13 @@ pub fn three_stopper_candidates(
             push_unique(out, c);
         }
     }
+}
+
+/// Whether `a` and `b` lie on one line (row, column or diagonal) at most four cells
+/// apart: a stone on `b` can then be part of the same five as one on `a`.
+pub fn shares_line(board: &Board, a: Pos, b: Pos) -> bool {
+    let (ca, cb) = (board.coord(a), board.coord(b));
+    let (dx, dy) = (ca.x - cb.x, ca.y - cb.y);
+    let aligned = dx == 0 || dy == 0 || dx == dy || dx == -dy;
+    aligned && dx.abs().max(dy.abs()) <= 4
 }

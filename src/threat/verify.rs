@@ -83,9 +83,9 @@ fn wins_by(board: &mut Board, p: Pos, color: Color) -> bool {
 fn winning_move(board: &mut Board, color: Color) -> Option<Pos> {
     let own = Cell::stone(color);
     let cells: Vec<Pos> = board.positions().collect();
-    cells.into_iter().find(|&p| {
-        board.is_empty(p) && touches(board, p, own, 1) && wins_by(board, p, color)
-    })
+    cells
+        .into_iter()
+        .find(|&p| board.is_empty(p) && touches(board, p, own, 1) && wins_by(board, p, color))
 }
 
 /// Whether a cell within Chebyshev distance `r` of `p` holds `stone`.
@@ -117,9 +117,9 @@ fn legal(board: &mut Board, p: Pos, color: Color) -> bool {
             || !rules::is_forbidden(board, p))
 }
 
-struct Verifier<'a> {
+struct Verifier {
     attacker: Color,
-    limits: Limits<'a>,
+    limits: Limits<'static>,
     /// Keyed by (hash, 0) for wins and (hash, depth) for failures.
     memo: HashMap<(u64, u32), bool>,
     positions: u64,
@@ -127,7 +127,7 @@ struct Verifier<'a> {
     gave_up: bool,
 }
 
-impl Verifier<'_> {
+impl Verifier {
     /// Attacker to move: true when it wins against every defence (within `depth`
     /// attacker moves). `hint` is tried before a fresh search.
     fn attacker_wins(&mut self, board: &mut Board, hint: Option<Pos>, depth: u32) -> bool {
@@ -139,8 +139,10 @@ impl Verifier<'_> {
             return false;
         }
         // Wins hold at any larger depth; failures only at the depth they were found.
-        if self.memo.contains_key(&(board.hash(), 0)) || self.memo.contains_key(&(board.hash(), depth)) {
-            return self.memo.get(&(board.hash(), 0)).is_some();
+        if self.memo.contains_key(&(board.hash(), 0))
+            || self.memo.contains_key(&(board.hash(), depth))
+        {
+            return self.memo.contains_key(&(board.hash(), 0));
         }
         self.positions += 1;
         if self.positions > self.max_positions {
@@ -166,7 +168,8 @@ impl Verifier<'_> {
             }
         }
         if !self.gave_up {
-            self.memo.insert((board.hash(), if result { 0 } else { depth }), result);
+            self.memo
+                .insert((board.hash(), if result { 0 } else { depth }), result);
         }
         result
     }
@@ -220,15 +223,17 @@ fn defender_moves(board: &mut Board, defender: Color) -> Vec<Pos> {
 }
 
 /// Checks that `attacker`, to move, wins by playing `first`: every defence is tried and
-/// the attacker must reach a five in at most `max_depth` moves. `max_positions` bounds
-/// the attacker positions examined (then `TooBig`). The board is left unchanged.
+/// the attacker must reach a five in at most `search.max_depth` moves, its moves after
+/// each defence found by a fresh search within `search`. `max_positions` bounds the
+/// attacker positions examined (then `TooBig`). The board is left unchanged.
 pub fn verify_win(
     board: &mut Board,
     attacker: Color,
     first: Pos,
-    max_depth: u32,
+    search: &Limits,
     max_positions: u64,
 ) -> Result<(), Rejection> {
+    let max_depth = search.max_depth.max(1);
     if !legal(board, first, attacker) {
         return Err(Rejection::IllegalMove(board.coord(first)));
     }
@@ -236,17 +241,15 @@ pub fn verify_win(
         attacker,
         limits: Limits {
             level: Level::Vct,
-            max_nodes: 100_000,
-            max_depth: max_depth.max(1),
-            deadline: None,
             stop: None,
+            ..*search
         },
         memo: HashMap::new(),
         positions: 0,
         max_positions,
         gave_up: false,
     };
-    if v.attack_move_wins(board, first, max_depth.max(1)) {
+    if v.attack_move_wins(board, first, max_depth) {
         return Ok(());
     }
     if v.gave_up {
@@ -257,26 +260,41 @@ pub fn verify_win(
     )))
 }
 
-/// A defender line that survives, for the error message: the first defence found after
-/// which the attacker could not be shown to win.
+/// A defender line that survives, for the error message: after the attacker's move, the
+/// first defence after which the attacker could not be shown to win, then the
+/// attacker's next try there (a fresh search), and so on while one exists.
 fn refutation_line(board: &mut Board, v: &mut Verifier, first: Pos, depth: u32) -> Vec<Coord> {
     let defender = v.attacker.opponent();
-    let mut line = vec![board.coord(first)];
-    board.place(first, v.attacker);
-    if let Some(w) = winning_move(board, defender) {
-        line.push(board.coord(w));
-    } else {
+    let mut line = Vec::new();
+    let mut placed = 0;
+    let mut m = Some(first);
+    let mut depth = depth;
+    while let Some(a) = m.take() {
+        if depth == 0 || !legal(board, a, v.attacker) {
+            break;
+        }
+        line.push(board.coord(a));
+        board.place(a, v.attacker);
+        placed += 1;
+        if let Some(w) = winning_move(board, defender) {
+            line.push(board.coord(w));
+            break;
+        }
         for d in defender_moves(board, defender) {
             board.place(d, defender);
-            let won = v.attacker_wins(board, None, depth.saturating_sub(1));
-            board.undo();
-            if !won {
+            if !v.attacker_wins(board, None, depth - 1) {
                 line.push(board.coord(d));
+                placed += 1;
+                m = find_win(board, v.attacker, &v.limits).and_then(|s| s.first_move());
                 break;
             }
+            board.undo();
         }
+        depth -= 1;
     }
-    board.undo();
+    for _ in 0..placed {
+        board.undo();
+    }
     line
 }
 
