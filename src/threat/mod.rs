@@ -69,7 +69,7 @@ impl Limits<'static> {
     pub fn vct() -> Self {
         Limits {
             level: Level::Vct,
-            max_nodes: 2_000,
+            max_nodes: 1_000,
             max_depth: 8,
             deadline: None,
             stop: None,
@@ -148,4 +148,81 @@ fn has_any_threat(board: &Board, attacker: Color, level: Level) -> bool {
         + count(Pattern::DoubleFour)
         > 0
         || (level == Level::Vct && count(Pattern::OpenThree) > 0)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::types::{Coord, Rule};
+    use std::sync::atomic::AtomicBool;
+
+    fn board(rule: Rule, black: &[(i32, i32)], white: &[(i32, i32)]) -> Board {
+        let mut b = Board::new(15, 15, rule).unwrap();
+        for &(x, y) in black {
+            b.place(b.pos(Coord::new(x, y)).unwrap(), Color::Black);
+        }
+        for &(x, y) in white {
+            b.place(b.pos(Coord::new(x, y)).unwrap(), Color::White);
+        }
+        b
+    }
+
+    #[test]
+    fn vcf_finds_a_four_three_and_leaves_the_board_alone() {
+        // Black: a closed three on row 7 (white at 2,7) and an open two in column 6.
+        // (6,7) makes a four on the row and an open three in the column... then fours win.
+        let mut b = board(
+            Rule::Freestyle,
+            &[(3, 7), (4, 7), (5, 7), (6, 5), (6, 6)],
+            &[(2, 7), (0, 0), (0, 2), (0, 4), (0, 6)],
+        );
+        let before = b.hash();
+        let vcf = find_win(&mut b, Color::Black, &Limits::vcf());
+        let vct = find_win(&mut b, Color::Black, &Limits::vct()).expect("a four-three wins");
+        assert_eq!(b.hash(), before);
+        assert_eq!(b.move_count(), 10);
+        // The last step is a five and every step before it has a reply or is unstoppable.
+        assert_eq!(vct.steps.last().map(|s| s.kind), Some(ThreatKind::Five));
+        if let Some(vcf) = vcf {
+            assert_eq!(vcf.steps.last().map(|s| s.kind), Some(ThreatKind::Five));
+        }
+    }
+
+    #[test]
+    fn node_limit_and_stop_flag_end_the_search() {
+        let mut b = board(
+            Rule::Freestyle,
+            &[(5, 5), (6, 6), (7, 5), (8, 8), (5, 8)],
+            &[(9, 9), (4, 4), (10, 3), (3, 10), (11, 11)],
+        );
+        let limits = Limits {
+            max_nodes: 10,
+            ..Limits::vct()
+        };
+        let (_, nodes) = find_win_counted(&mut b, Color::Black, &limits);
+        assert!(nodes <= 10, "used {nodes} nodes");
+        let stop = AtomicBool::new(true);
+        let limits = Limits {
+            stop: Some(&stop),
+            max_nodes: u64::MAX,
+            ..Limits::vct()
+        };
+        let (_, nodes) = find_win_counted(&mut b, Color::Black, &limits);
+        assert!(
+            nodes <= 256,
+            "the stop flag is read every 256 nodes, used {nodes}"
+        );
+    }
+
+    #[test]
+    fn caro_straight_four_blocked_beyond_one_end_is_not_sure() {
+        // `o . X X X [.] .` : (6,7) makes a straight four by shape, but white at (2,7)
+        // lets white answer at (7,7) and leave (3,7) a blocked five.
+        let b = board(Rule::Caro, &[(4, 7), (5, 7), (6, 7)], &[(2, 7)]);
+        let p = b.pos(Coord::new(7, 7)).unwrap();
+        let mut c = b.clone();
+        assert!(!threats::is_sure_win_point(&mut c, p, Color::Black));
+        let mut f = board(Rule::Freestyle, &[(4, 7), (5, 7), (6, 7)], &[(2, 7)]);
+        assert!(threats::is_sure_win_point(&mut f, p, Color::Black));
+    }
 }

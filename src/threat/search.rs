@@ -297,14 +297,19 @@ impl<'b, 'l> Searcher<'b, 'l> {
     /// The defender's replies after an attacker threat: to a four (`points` is `None`)
     /// the stones that stop every five point; to a three, the stones that stop every sure
     /// win point in `points`, plus the defender's own fours.
-    fn replies(&mut self, points: Option<&[Pos]>) -> Replies {
+    /// `last` is the attacker's threat just played: the attacker had no five point before
+    /// it, so every five point now lies on its lines.
+    fn replies(&mut self, points: Option<&[Pos]>, last: Pos) -> Replies {
         if self.board.has_five_point(self.defender) {
             return Replies::DefenderWins;
         }
         let mut out: SmallVec<[Pos; 16]> = SmallVec::new();
         match points {
             None => {
-                let Some(stops) = five_stoppers(self.board, &self.cells, self.attacker) else {
+                let near = threats::lines_around(self.board, last);
+                let Some(stops) =
+                    threats::five_stoppers_in(self.board, near.into_iter(), self.attacker)
+                else {
                     return Replies::Unstoppable;
                 };
                 for s in stops {
@@ -332,9 +337,9 @@ impl<'b, 'l> Searcher<'b, 'l> {
                         continue;
                     }
                     self.board.place(c, self.defender);
-                    let stopped = points.iter().all(|&q| {
-                        !threats::is_sure_win_point(self.board, &self.cells, q, self.attacker)
-                    });
+                    let stopped = points
+                        .iter()
+                        .all(|&q| !threats::is_sure_win_point(self.board, q, self.attacker));
                     self.board.undo();
                     if stopped {
                         out.push(c);
@@ -360,7 +365,7 @@ impl<'b, 'l> Searcher<'b, 'l> {
         if self.out_of_budget() {
             return false;
         }
-        match self.replies(points) {
+        match self.replies(points, last) {
             Replies::DefenderWins => false,
             Replies::Unstoppable => true,
             Replies::Moves(moves) => {
@@ -410,7 +415,7 @@ impl<'b, 'l> Searcher<'b, 'l> {
             out.extend_from_slice(&points);
             budget = budget.saturating_sub(three_cost(was_block));
         }
-        match self.replies(if four { None } else { Some(&points) }) {
+        match self.replies(if four { None } else { Some(&points) }, best) {
             Replies::Moves(replies) => {
                 for r in replies {
                     out.push(r);
@@ -420,8 +425,15 @@ impl<'b, 'l> Searcher<'b, 'l> {
                 }
             }
             _ => {
-                if let Some(p) = five_point(self.board, &self.cells, self.attacker) {
-                    out.push(p);
+                // Unstoppable: every five point (and straight-four point) is part of it.
+                let attacker = self.attacker;
+                for &p in &self.cells {
+                    if self.board.is_empty(p) && {
+                        let shape = MoveShape::of(self.board, p, attacker);
+                        shape.five || shape.wins_next()
+                    } {
+                        out.push(p);
+                    }
                 }
             }
         }
@@ -466,7 +478,7 @@ impl<'b, 'l> Searcher<'b, 'l> {
                 threats::sure_win_points(self.board, &self.cells, self.attacker, &mut points);
                 budget = budget.saturating_sub(three_cost(was_block));
             }
-            let replies = match self.replies(if four { None } else { Some(&points) }) {
+            let replies = match self.replies(if four { None } else { Some(&points) }, best) {
                 Replies::Moves(m) => m.to_vec(),
                 _ => Vec::new(),
             };

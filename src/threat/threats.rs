@@ -153,10 +153,32 @@ pub fn five_point(board: &Board, cells: &[Pos], color: Color) -> Option<Pos> {
 /// run end turns the five into a blocked one). Returns `None` when outside caro there are
 /// two or more distinct five points (no single stone stops them: the threat wins).
 pub fn five_stoppers(board: &Board, cells: &[Pos], color: Color) -> Option<SmallVec<[Pos; 8]>> {
+    five_stoppers_in(board, cells.iter().copied(), color)
+}
+
+/// The cells within reach (±4) of `p` on its four lines: where a stone on `p` can have
+/// made new five points.
+pub fn lines_around(board: &Board, p: Pos) -> SmallVec<[Pos; 32]> {
+    let mut out = SmallVec::new();
+    for dir in 0..4 {
+        for k in (-4..=4).filter(|&k| k != 0) {
+            out.push(board.offset(p, dir, k));
+        }
+    }
+    out
+}
+
+/// [`five_stoppers`] over the given cells only (the caller knows every five point of
+/// `color` lies among them).
+pub fn five_stoppers_in(
+    board: &Board,
+    cells: impl Iterator<Item = Pos>,
+    color: Color,
+) -> Option<SmallVec<[Pos; 8]>> {
     let mut out: SmallVec<[Pos; 8]> = SmallVec::new();
     let mut fives = 0;
     let caro = board.rule() == Rule::Caro;
-    for &p in cells {
+    for p in cells {
         if !board.is_empty(p) {
             continue;
         }
@@ -197,7 +219,7 @@ pub fn push_unique<A: smallvec::Array<Item = Pos>>(v: &mut SmallVec<A>, p: Pos) 
 /// five points that no single opponent stone stops (a straight four or a double four),
 /// and the move is legal. Under caro the claim is checked by playing every stopping
 /// stone, because a straight four there can be killed by blocking the far end.
-pub fn is_sure_win_point(board: &mut Board, cells: &[Pos], p: Pos, color: Color) -> bool {
+pub fn is_sure_win_point(board: &mut Board, p: Pos, color: Color) -> bool {
     if !board.is_empty(p) {
         return false;
     }
@@ -212,7 +234,8 @@ pub fn is_sure_win_point(board: &mut Board, cells: &[Pos], p: Pos, color: Color)
         return true;
     }
     board.place(p, color);
-    let sure = match five_stoppers(board, cells, color) {
+    // `color` had no five point before (or `p` would be a five): all are new, on p's lines.
+    let sure = match five_stoppers_in(board, lines_around(board, p).into_iter(), color) {
         None => true,
         Some(stoppers) => stoppers.iter().all(|&s| {
             board.place(s, color.opponent());
@@ -336,7 +359,7 @@ pub fn sure_win_points(
             continue;
         }
         let shape = MoveShape::of(board, p, color);
-        if shape.wins_next() && is_sure_win_point(board, cells, p, color) {
+        if shape.wins_next() && is_sure_win_point(board, p, color) {
             out.push(p);
         }
     }
