@@ -141,13 +141,9 @@ pub fn find_win_counted(
 /// or (at VCT) an open three, the attacker has no threat to start a sequence with.
 fn has_any_threat(board: &Board, attacker: Color, level: Level) -> bool {
     use crate::pattern::Pattern;
-    let count = |class| board.pattern_count(attacker, class);
-    count(Pattern::Five)
-        + count(Pattern::Four)
-        + count(Pattern::OpenFour)
-        + count(Pattern::DoubleFour)
-        > 0
-        || (level == Level::Vct && count(Pattern::OpenThree) > 0)
+    board.has_five_point(attacker)
+        || threats::has_four_points(board, attacker)
+        || (level == Level::Vct && board.pattern_count(attacker, Pattern::OpenThree) > 0)
 }
 
 #[cfg(test)]

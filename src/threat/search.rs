@@ -41,6 +41,11 @@ const HARD_MAX_DEPTH: u32 = 64;
 /// Table entries kept before the table is cleared (bounds memory on long searches).
 const TT_MAX_ENTRIES: usize = 1 << 18;
 
+/// Whether threes must share a line with the previous attacker move (see `attack`).
+const DEPENDENCY: bool = false;
+/// Whether three-moves are ordered by the defender's reply count (see `order_threes`).
+const PREFER_FEW_REPLIES: bool = false;
+
 /// Three budget a non-four attacker move costs: none for a forced block (see `attack`).
 #[inline]
 fn three_cost(was_block: bool) -> u32 {
@@ -227,13 +232,16 @@ impl<'b, 'l> Searcher<'b, 'l> {
                 threes > 0,
                 &mut moves,
             );
-            if !last.is_none() {
+            if DEPENDENCY && !last.is_none() {
                 let board = &*self.board;
                 let attacker = self.attacker;
                 moves.retain(|&(_, m)| {
                     MoveShape::of(board, m, attacker).is_four()
                         || threats::shares_line(board, m, last)
                 });
+            }
+            if threes > 0 && PREFER_FEW_REPLIES {
+                self.order_threes(&mut moves);
             }
         }
         let mut proven = false;
@@ -273,6 +281,45 @@ impl<'b, 'l> Searcher<'b, 'l> {
             return false;
         }
         self.store(proven, threes, best)
+    }
+
+    /// Allis's "prefer the two-reply three": orders the three-moves by how many replies
+    /// the defender would have (fewest first; fours keep their place in front) and drops
+    /// the ones that leave no sure win point (they threaten nothing).
+    fn order_threes(&mut self, moves: &mut Vec<(i32, Pos)>) {
+        let attacker = self.attacker;
+        let mut i = 0;
+        while i < moves.len() {
+            let m = moves[i].1;
+            if MoveShape::of(self.board, m, attacker).is_four() {
+                moves[i].0 = i32::MAX; // fours first, in their order
+                i += 1;
+                continue;
+            }
+            self.board.place(m, attacker);
+            let mut points = SmallVec::<[Pos; 8]>::new();
+            threats::sure_win_points(self.board, &self.cells, attacker, &mut points);
+            let replies = if points.is_empty() {
+                None
+            } else {
+                match self.replies(Some(&points), m) {
+                    Replies::DefenderWins => None,
+                    Replies::Unstoppable => Some(0),
+                    Replies::Moves(r) => Some(r.len() as i32),
+                }
+            };
+            self.board.undo();
+            match replies {
+                None => {
+                    moves.remove(i);
+                }
+                Some(n) => {
+                    moves[i].0 = 1000 - n * 10 + moves[i].0.min(9);
+                    i += 1;
+                }
+            }
+        }
+        moves.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
     }
 
     fn store(&mut self, win: bool, threes: u32, best: Pos) -> bool {
@@ -382,6 +429,22 @@ impl<'b, 'l> Searcher<'b, 'l> {
         }
     }
 
+    /// The winning move of a proven attacker node, from the table; when its entry was
+    /// overwritten, the node is proven again to recover it.
+    fn proven_move(&mut self, threes: u32) -> Option<Pos> {
+        let stored = |tt: &Table, key| match tt.get(&key) {
+            Some(e) if e.win && !e.best.is_none() => Some(e.best),
+            _ => None,
+        };
+        if let Some(best) = stored(&self.tt, self.key()) {
+            return Some(best);
+        }
+        if !self.attack(0, threes, Pos::NONE) {
+            return None;
+        }
+        stored(&self.tt, self.key())
+    }
+
     /// Every square of a proven win's proof tree (attacker moves, defender replies, the
     /// final fives), at most `cap` of them: a defence must disturb one of these.
     pub fn proof_squares(&mut self, threes: u32, cap: usize, out: &mut Vec<Pos>) {
@@ -392,17 +455,8 @@ impl<'b, 'l> Searcher<'b, 'l> {
             out.push(p);
             return;
         }
-        let best = match self.tt.get(&self.key()) {
-            Some(e) if e.win && !e.best.is_none() => e.best,
-            _ => {
-                if !self.attack(0, threes, Pos::NONE) {
-                    return;
-                }
-                match self.tt.get(&self.key()) {
-                    Some(e) if e.win && !e.best.is_none() => e.best,
-                    _ => return,
-                }
-            }
+        let Some(best) = self.proven_move(threes) else {
+            return;
         };
         out.push(best);
         let was_block = self.board.has_five_point(self.defender);
@@ -455,19 +509,8 @@ impl<'b, 'l> Searcher<'b, 'l> {
                 });
                 break;
             }
-            let key = self.key();
-            let best = match self.tt.get(&key) {
-                Some(e) if e.win && !e.best.is_none() => e.best,
-                _ => {
-                    // Overwritten entry: prove this node again to recover its move.
-                    if !self.attack(0, budget, Pos::NONE) {
-                        break;
-                    }
-                    match self.tt.get(&self.key()) {
-                        Some(e) if e.win && !e.best.is_none() => e.best,
-                        _ => break,
-                    }
-                }
+            let Some(best) = self.proven_move(budget) else {
+                break;
             };
             let was_block = self.board.has_five_point(self.defender);
             self.board.place(best, self.attacker);

@@ -293,10 +293,7 @@ pub fn attacker_moves(
     out: &mut Vec<(i32, Pos)>,
 ) {
     out.clear();
-    let have_fours = board.pattern_count(color, Pattern::Four)
-        + board.pattern_count(color, Pattern::OpenFour)
-        + board.pattern_count(color, Pattern::DoubleFour)
-        > 0;
+    let have_fours = has_four_points(board, color);
     let have_threes = threes && board.pattern_count(color, Pattern::OpenThree) > 0;
     if !have_fours && !have_threes {
         return;
@@ -322,11 +319,7 @@ pub fn attacker_moves(
 
 /// Every legal four of `color` (its counter-threats when defending).
 pub fn four_moves(board: &mut Board, cells: &[Pos], color: Color, out: &mut SmallVec<[Pos; 16]>) {
-    let any = board.pattern_count(color, Pattern::Four)
-        + board.pattern_count(color, Pattern::OpenFour)
-        + board.pattern_count(color, Pattern::DoubleFour)
-        > 0;
-    if !any {
+    if !has_four_points(board, color) {
         return;
     }
     for &p in cells {
@@ -347,11 +340,7 @@ pub fn sure_win_points(
     out: &mut SmallVec<[Pos; 8]>,
 ) {
     out.clear();
-    let any = board.pattern_count(color, Pattern::OpenFour)
-        + board.pattern_count(color, Pattern::DoubleFour)
-        + board.pattern_count(color, Pattern::Four)
-        > 0;
-    if !any {
+    if !has_four_points(board, color) {
         return;
     }
     for &p in cells {
@@ -416,4 +405,13 @@ pub fn shares_line(board: &Board, a: Pos, b: Pos) -> bool {
     let (dx, dy) = (ca.x - cb.x, ca.y - cb.y);
     let aligned = dx == 0 || dy == 0 || dx == dy || dx == -dy;
     aligned && dx.abs().max(dy.abs()) <= 4
+}
+
+/// Whether `color` has any cell that makes a four (a cheap counter test).
+#[inline]
+pub fn has_four_points(board: &Board, color: Color) -> bool {
+    board.pattern_count(color, Pattern::Four)
+        + board.pattern_count(color, Pattern::OpenFour)
+        + board.pattern_count(color, Pattern::DoubleFour)
+        > 0
 }

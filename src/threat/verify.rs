@@ -4,7 +4,7 @@
 //! check: fives are recognised by walking the stones along each line and applying the
 //! rule's definition directly (not through the pattern tables), and the defender is not
 //! limited to "reply squares": it tries *every* legal move within distance 2 of a stone,
-//! and every move anywhere that makes it a four. Against each, the attacker must win
+//! and so every move that makes it a four (see `defender_moves`). Against each, the attacker must win
 //! again — by a five, or by a move the search finds afresh and that is checked the same
 //! way — down to an actual five. A claim passes only if every branch ends in one.
 
@@ -29,11 +29,15 @@ pub enum Rejection {
     TooBig,
 }
 
-/// Whether the stone of `color` at `c` (on the board) is part of a winning line.
+/// Whether a stone of `color` at `c` would be part of a winning line (`c` is treated as
+/// holding that stone, whatever it holds now: no board update is needed).
 fn stone_wins(board: &Board, c: Coord, color: Color) -> bool {
     let own = Cell::stone(color);
     let opp = Cell::stone(color.opponent());
     let at = |x: i32, y: i32| -> Cell {
+        if x == c.x && y == c.y {
+            return own;
+        }
         match board.pos(Coord::new(x, y)) {
             Some(p) => board.cell(p),
             None => Cell::Wall,
@@ -70,21 +74,16 @@ fn stone_wins(board: &Board, c: Coord, color: Color) -> bool {
 }
 
 /// Whether `color` playing the empty `p` wins at once.
-fn wins_by(board: &mut Board, p: Pos, color: Color) -> bool {
-    let c = board.coord(p);
-    board.place(p, color);
-    let w = stone_wins(board, c, color);
-    board.undo();
-    w
+fn wins_by(board: &Board, p: Pos, color: Color) -> bool {
+    stone_wins(board, board.coord(p), color)
 }
 
 /// A winning move of `color`, if any. A five always touches one of the player's stones,
 /// so only empty cells next to one are tried.
-fn winning_move(board: &mut Board, color: Color) -> Option<Pos> {
+fn winning_move(board: &Board, color: Color) -> Option<Pos> {
     let own = Cell::stone(color);
-    let cells: Vec<Pos> = board.positions().collect();
-    cells
-        .into_iter()
+    board
+        .positions()
         .find(|&p| board.is_empty(p) && touches(board, p, own, 1) && wins_by(board, p, color))
 }
 
@@ -202,24 +201,18 @@ impl Verifier {
     }
 }
 
-/// Every legal defender move within distance 2 of a stone, and every move anywhere that
-/// gives the defender a four (a five point after it).
+/// Every legal defender move within distance 2 of a stone. That also covers every move
+/// that makes a four anywhere: a four has four own stones in five cells, so one of
+/// them is at most two cells from the new stone.
 fn defender_moves(board: &mut Board, defender: Color) -> Vec<Pos> {
-    let cells: Vec<Pos> = board.positions().filter(|&p| board.is_empty(p)).collect();
-    let mut out = Vec::new();
-    for p in cells {
-        let near = near_any_stone(board, p, 2);
-        let relevant = near || {
-            board.place(p, defender);
-            let four = winning_move(board, defender).is_some();
-            board.undo();
-            four
-        };
-        if relevant && legal(board, p, defender) {
-            out.push(p);
-        }
-    }
-    out
+    let cells: Vec<Pos> = board
+        .positions()
+        .filter(|&p| board.is_empty(p) && near_any_stone(board, p, 2))
+        .collect();
+    cells
+        .into_iter()
+        .filter(|&p| legal(board, p, defender))
+        .collect()
 }
 
 /// Checks that `attacker`, to move, wins by playing `first`: every defence is tried and
