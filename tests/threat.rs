@@ -90,7 +90,9 @@ fn names(board: &Board, moves: &[Pos]) -> String {
 fn solve_win(p: &mut Puzzle) -> Result<String, String> {
     let attacker = p.board.side_to_move();
     let before = p.board.hash();
+    let start = std::time::Instant::now();
     let seq = find_win(&mut p.board, attacker, &vct_limits());
+    let took = start.elapsed();
     assert_eq!(p.board.hash(), before, "{}: board changed", p.id);
     let seq = seq.ok_or_else(|| format!("{}: no win found", p.id))?;
     let first = seq.first_move().expect("non-empty");
@@ -103,7 +105,7 @@ fn solve_win(p: &mut Puzzle) -> Result<String, String> {
         ));
     }
     Ok(format!(
-        "{} win {} listed={listed} nodes={}",
+        "{} win {} listed={listed} nodes={} search={took:.1?}",
         p.id,
         names(&p.board, &seq.main_line()),
         seq.nodes
@@ -113,7 +115,9 @@ fn solve_win(p: &mut Puzzle) -> Result<String, String> {
 fn solve_defend(p: &mut Puzzle) -> Result<String, String> {
     let side = p.board.side_to_move();
     let before = p.board.hash();
+    let start = std::time::Instant::now();
     let set = defences(&mut p.board, side, &vct_limits());
+    let took = start.elapsed();
     assert_eq!(p.board.hash(), before, "{}: board changed", p.id);
     let set = set.ok_or_else(|| format!("{}: opponent win not found", p.id))?;
     if !set.iter().any(|m| p.answers.contains(m)) {
@@ -124,7 +128,11 @@ fn solve_defend(p: &mut Puzzle) -> Result<String, String> {
             names(&p.board, &p.answers)
         ));
     }
-    Ok(format!("{} defend {}", p.id, names(&p.board, &set)))
+    Ok(format!(
+        "{} defend {} search={took:.1?}",
+        p.id,
+        names(&p.board, &set)
+    ))
 }
 
 fn run_suite(file: &str) {

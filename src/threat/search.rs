@@ -9,10 +9,12 @@
 //!   point, only the stones that stop it are tried, and they must still threaten.
 //! - *defender nodes* (AND): after a four, the defender must stop every five point
 //!   (under caro also by blocking a run end); after a three, the defender may stop the
-//!   straight-four points or counter with any four of its own. Every such reply is
-//!   searched — this is the refutation check: the sequence counts only if the attacker
-//!   wins against all of them. A move that is neither leaves a straight-four point
-//!   standing and loses at once, so omitting it keeps the proof exact.
+//!   attacker's sure win points (straight-four, double-four and four-three points) or
+//!   counter with any four of its own. Every such reply is searched — this is the
+//!   refutation check: the sequence counts only if the attacker wins against all of
+//!   them. A move that is neither leaves a sure win point standing and loses by force,
+//!   so omitting it keeps the proof exact. Replies are tried strongest first, because
+//!   most lines fail and an early refutation saves the rest.
 //! - threes cost from a budget that rises by iterative deepening (VCF is budget 0), so
 //!   short wins are found first and the search stays inside its node limit;
 //! - a transposition table keyed by the board hash proves each threat set once.
@@ -380,15 +382,13 @@ impl<'b, 'l> Searcher<'b, 'l> {
                     &mut candidates,
                 );
                 for c in candidates {
-                    if !threats::is_legal(self.board, c, self.defender) {
-                        continue;
-                    }
                     self.board.place(c, self.defender);
                     let stopped = points
                         .iter()
-                        .all(|&q| !threats::is_sure_win_point(self.board, q, self.attacker));
+                        .all(|&q| !threats::still_sure(self.board, q, self.attacker));
                     self.board.undo();
-                    if stopped {
+                    // Legality last: under renju it is the expensive test.
+                    if stopped && threats::is_legal(self.board, c, self.defender) {
                         out.push(c);
                     }
                 }
@@ -398,6 +398,15 @@ impl<'b, 'l> Searcher<'b, 'l> {
                 for f in fours {
                     threats::push_unique(&mut out, f);
                 }
+                // Strongest defences first: most lines fail, and a refutation found
+                // early saves proving the attacker's win against the other replies.
+                let defender = self.defender;
+                let board = &*self.board;
+                out.sort_by_cached_key(|&r| {
+                    let own = MoveShape::of(board, r, defender).score();
+                    let blocks = MoveShape::of(board, r, defender.opponent()).score();
+                    (std::cmp::Reverse(own * 2 + blocks), r)
+                });
             }
         }
         if out.is_empty() {

@@ -15,7 +15,7 @@
 use crate::board::{Board, Pos};
 use crate::pattern::Pattern;
 use crate::rules;
-use crate::types::{Color, Rule};
+use crate::types::{Color, Coord, Rule};
 use smallvec::SmallVec;
 
 /// Allis's categories: how many moves the attacker is from a five.
@@ -248,6 +248,50 @@ pub fn is_sure_win_point(board: &mut Board, p: Pos, color: Color) -> bool {
     sure
 }
 
+/// Whether `color` playing the empty cell `p` makes a four and an open three that wins
+/// by force: whichever legal square the opponent stops the four with, it gets no five
+/// point of its own, and the three then becomes a sure straight four on its line.
+/// (A "four-three"; the caller knows the opponent has no five point now.)
+pub fn is_four_three_point(board: &mut Board, p: Pos, color: Color) -> bool {
+    if !board.is_empty(p) {
+        return false;
+    }
+    let shape = MoveShape::of(board, p, color);
+    if shape.fours != 1 || shape.open_threes == 0 || !is_legal(board, p, color) {
+        return false;
+    }
+    let opponent = color.opponent();
+    let three_dirs: SmallVec<[usize; 4]> = (0..4)
+        .filter(|&d| board.pattern(p, color, d) == Pattern::OpenThree)
+        .collect();
+    board.place(p, color);
+    let stoppers = five_stoppers_in(board, lines_around(board, p).into_iter(), color);
+    let wins = match stoppers {
+        None => true,
+        Some(stoppers) => stoppers.iter().all(|&s| {
+            if !is_legal(board, s, opponent) {
+                return true; // renju: black may not stop it there
+            }
+            board.place(s, opponent);
+            let ok = board.has_five_point(color) // the stone did not stop the four
+                || (!board.has_five_point(opponent)
+                    && three_dirs.iter().any(|&dir| {
+                        (-4..=4).any(|k| {
+                            let t = board.offset(p, dir, k);
+                            k != 0
+                                && board.is_empty(t)
+                                && board.pattern(t, color, dir) == Pattern::OpenFour
+                                && is_sure_win_point(board, t, color)
+                        })
+                    }));
+            board.undo();
+            ok
+        }),
+    };
+    board.undo();
+    wins
+}
+
 /// Classifies the threat `color` made by its stone at `gain` (already placed), given the
 /// squares that answer it, for reporting.
 pub fn classify(board: &Board, gain: Pos, color: Color, replies: &[Pos]) -> ThreatKind {
@@ -348,17 +392,47 @@ pub fn sure_win_points(
             continue;
         }
         let shape = MoveShape::of(board, p, color);
-        if shape.wins_next() && is_sure_win_point(board, p, color) {
+        let sure = if shape.wins_next() {
+            is_sure_win_point(board, p, color)
+        } else {
+            FOUR_THREE_THREATS
+                && shape.fours == 1
+                && shape.open_threes > 0
+                && is_four_three_point(board, p, color)
+        };
+        if sure {
             out.push(p);
         }
     }
 }
 
-/// The squares that might stop the sure win points `points` of the opponent: the cells of
-/// their lines within reach (±5, where a stone changes the line's pattern), intersected
-/// over all points, since one stone must stop them all. Under renju a black point is
-/// watched on all four lines, because a white stone on any of them can change whether
-/// the point is forbidden.
+/// Whether a four-three point counts as a threat (a three-move that creates only a
+/// four-three point is then searched as a threat, with the wider reply window below).
+pub const FOUR_THREE_THREATS: bool = true;
+
+/// Whether the point `q` of `attacker` is still a sure win after the opponent's stone
+/// (see [`is_sure_win_point`] and [`is_four_three_point`]).
+pub fn still_sure(board: &mut Board, q: Pos, attacker: Color) -> bool {
+    let shape = MoveShape::of(board, q, attacker);
+    if shape.five || shape.wins_next() {
+        is_sure_win_point(board, q, attacker)
+    } else {
+        FOUR_THREE_THREATS && is_four_three_point(board, q, attacker)
+    }
+}
+
+/// The squares that might stop the sure win points `points` of the opponent, for a stone
+/// that is not a four: one stone must stop them all, so the candidates are the
+/// intersection over the points of the cells a stone there could matter from:
+/// - a straight-four (or double-four) point `q`: the cells of its four lines within ±5
+///   (a stone changes the pattern of `q` only from there);
+/// - a four-three point `q`: also the cells within ±9 along its lines (the straight-four
+///   point of the three and its own window lie up to four cells beyond `q`) and within
+///   ±5 of every cell within ±4 of `q` (where the stopping stone and the opponent's stones
+///   could make it a five point).
+/// Under renju a black point is watched on all four lines, because a white stone on any
+/// of them can change whether the point is forbidden. The caller re-checks each
+/// candidate exactly; the window only has to contain every stone that could matter.
 pub fn three_stopper_candidates(
     board: &Board,
     points: &[Pos],
@@ -366,35 +440,83 @@ pub fn three_stopper_candidates(
     out: &mut SmallVec<[Pos; 16]>,
 ) {
     out.clear();
-    let all_lines = board.rule() == Rule::Renju && attacker == Color::Black;
-    let reach = |q: Pos, c: Pos| -> bool {
-        if q == c {
-            return true;
-        }
-        (0..4).any(|dir| {
-            (all_lines || {
-                let l = board.pattern(q, attacker, dir);
-                l == Pattern::OpenFour || l == Pattern::DoubleFour || l == Pattern::Four
-            }) && (1..=5).any(|k| board.offset(q, dir, k) == c || board.offset(q, dir, -k) == c)
-        })
-    };
     let Some(&first) = points.first() else {
         return;
     };
-    let mut seeds: SmallVec<[Pos; 64]> = SmallVec::new();
-    seeds.push(first);
-    for dir in 0..4 {
-        for k in (-5..=5).filter(|&k| k != 0) {
-            let c = board.offset(first, dir, k);
-            if board.is_empty(c) {
-                seeds.push(c);
+    let all_lines = board.rule() == Rule::Renju && attacker == Color::Black;
+    let coords: SmallVec<[(Coord, bool); 8]> = points
+        .iter()
+        .map(|&q| {
+            (
+                board.coord(q),
+                !MoveShape::of(board, q, attacker).wins_next(),
+            )
+        })
+        .collect();
+    let reach = |q: Pos, cq: Coord, four_three: bool, c: Pos| -> bool {
+        if q == c {
+            return true;
+        }
+        let cc = board.coord(c);
+        let (dx, dy) = (cc.x - cq.x, cc.y - cq.y);
+        let aligned = dx == 0 || dy == 0 || dx == dy || dx == -dy;
+        let dist = dx.abs().max(dy.abs());
+        if four_three {
+            if aligned && dist <= 9 {
+                return true;
+            }
+            // Within five cells, on one line, of a cell on q's lines within four.
+            return (0..4).any(|d| {
+                let (sx, sy) = DIR_STEPS[d];
+                (-4..=4).any(|k: i32| {
+                    let (bx, by) = (cq.x + k * sx, cq.y + k * sy);
+                    let (ex, ey) = (cc.x - bx, cc.y - by);
+                    (ex == 0 || ey == 0 || ex == ey || ex == -ey) && ex.abs().max(ey.abs()) <= 5
+                })
+            });
+        }
+        aligned
+            && dist <= 5
+            && (all_lines || {
+                let dir = line_dir(dx, dy);
+                let l = board.pattern(q, attacker, dir);
+                l == Pattern::OpenFour || l == Pattern::DoubleFour || l == Pattern::Four
+            })
+    };
+    // Seeds: the cells around the first point (its lines, or its whole neighbourhood).
+    let (c0, wide) = coords[0];
+    let radius = if wide { 9 } else { 5 };
+    for y in (c0.y - radius)..=(c0.y + radius) {
+        for x in (c0.x - radius)..=(c0.x + radius) {
+            let Some(c) = board.pos(Coord::new(x, y)) else {
+                continue;
+            };
+            if board.is_empty(c)
+                && points
+                    .iter()
+                    .zip(coords.iter())
+                    .all(|(&q, &(cq, ft))| reach(q, cq, ft, c))
+            {
+                out.push(c);
             }
         }
     }
-    for c in seeds {
-        if board.is_empty(c) && points.iter().all(|&q| reach(q, c)) {
-            push_unique(out, c);
-        }
+    let _ = first;
+}
+
+/// Coordinate steps of the four line directions, in the board's direction order.
+const DIR_STEPS: [(i32, i32); 4] = [(1, 0), (0, 1), (1, 1), (-1, 1)];
+
+/// The direction index (0 row, 1 column, 2 diagonal, 3 anti-diagonal) of a step.
+fn line_dir(dx: i32, dy: i32) -> usize {
+    if dy == 0 {
+        0
+    } else if dx == 0 {
+        1
+    } else if dx == dy {
+        2
+    } else {
+        3
     }
 }
 
