@@ -3,7 +3,7 @@
 
 use std::path::PathBuf;
 use wuzi::board::{Board, Pos};
-use wuzi::threat::verify::verify_win;
+use wuzi::threat::verify::{verify_win, Rejection};
 use wuzi::threat::{defences, find_win, Level, Limits};
 use wuzi::types::{parse_pos_sequence, Color, Coord, Rule};
 
@@ -77,6 +77,15 @@ fn vct_limits() -> Limits<'static> {
     }
 }
 
+/// Defences re-search the opponent's win after every candidate, so each search gets a
+/// tenth of the budget of a win search.
+fn defence_limits() -> Limits<'static> {
+    Limits {
+        max_nodes: 200_000,
+        ..vct_limits()
+    }
+}
+
 fn names(board: &Board, moves: &[Pos]) -> String {
     moves
         .iter()
@@ -97,15 +106,23 @@ fn solve_win(p: &mut Puzzle) -> Result<String, String> {
     let seq = seq.ok_or_else(|| format!("{}: no win found", p.id))?;
     let first = seq.first_move().expect("non-empty");
     let listed = p.answers.contains(&first);
-    if let Err(e) = verify_win(&mut p.board, attacker, first, &vct_limits(), 200_000) {
-        return Err(format!(
-            "{}: claimed win {} (listed: {listed}) not verified: {e:?}",
-            p.id,
-            names(&p.board, &[first])
-        ));
-    }
+    // A listed first move is independently known to win; the verifier must then not
+    // refute the claim (it may run out of budget on very long wins). Any other first
+    // move must be proven by the verifier.
+    let verdict = verify_win(&mut p.board, attacker, first, &vct_limits(), 200_000);
+    let verified = match verdict {
+        Ok(()) => "verified",
+        Err(Rejection::TooBig) if listed => "verifier-undecided",
+        Err(e) => {
+            return Err(format!(
+                "{}: claimed win {} (listed: {listed}) not verified: {e:?}",
+                p.id,
+                names(&p.board, &[first])
+            ))
+        }
+    };
     Ok(format!(
-        "{} win {} listed={listed} nodes={} search={took:.1?}",
+        "{} win {} listed={listed} {verified} nodes={} search={took:.1?}",
         p.id,
         names(&p.board, &seq.main_line()),
         seq.nodes
@@ -116,7 +133,7 @@ fn solve_defend(p: &mut Puzzle) -> Result<String, String> {
     let side = p.board.side_to_move();
     let before = p.board.hash();
     let start = std::time::Instant::now();
-    let set = defences(&mut p.board, side, &vct_limits());
+    let set = defences(&mut p.board, side, &defence_limits());
     let took = start.elapsed();
     assert_eq!(p.board.hash(), before, "{}: board changed", p.id);
     let set = set.ok_or_else(|| format!("{}: opponent win not found", p.id))?;

@@ -427,9 +427,11 @@ pub fn still_sure(board: &mut Board, q: Pos, attacker: Color) -> bool {
 /// - a straight-four (or double-four) point `q`: the cells of its four lines within ±5
 ///   (a stone changes the pattern of `q` only from there);
 /// - a four-three point `q`: also the cells within ±9 along its lines (the straight-four
-///   point of the three and its own window lie up to four cells beyond `q`) and within
-///   ±5 of every cell within ±4 of `q` (where the stopping stone and the opponent's stones
-///   could make it a five point).
+///   point of the three and its own window lie up to four cells beyond `q`), and the
+///   cells within ±5, on any line, of each cell within ±4 (caro: ±9, the run ends) along
+///   `q`'s lines (the stone that stops the four lies there; a stone on its lines can
+///   make it a five point for the opponent).
+///
 /// Under renju a black point is watched on all four lines, because a white stone on any
 /// of them can change whether the point is forbidden. The caller re-checks each
 /// candidate exactly; the window only has to contain every stone that could matter.
@@ -440,10 +442,11 @@ pub fn three_stopper_candidates(
     out: &mut SmallVec<[Pos; 16]>,
 ) {
     out.clear();
-    let Some(&first) = points.first() else {
+    if points.is_empty() {
         return;
-    };
+    }
     let all_lines = board.rule() == Rule::Renju && attacker == Color::Black;
+    let stopper_reach: i32 = if board.rule() == Rule::Caro { 9 } else { 4 };
     let coords: SmallVec<[(Coord, bool); 8]> = points
         .iter()
         .map(|&q| {
@@ -465,10 +468,11 @@ pub fn three_stopper_candidates(
             if aligned && dist <= 9 {
                 return true;
             }
-            // Within five cells, on one line, of a cell on q's lines within four.
+            // Within five cells, on one line, of a cell on q's lines where the stopping
+            // stone can lie: the five point (±4), or under caro a run end (±9).
             return (0..4).any(|d| {
                 let (sx, sy) = DIR_STEPS[d];
-                (-4..=4).any(|k: i32| {
+                (-stopper_reach..=stopper_reach).any(|k: i32| {
                     let (bx, by) = (cq.x + k * sx, cq.y + k * sy);
                     let (ex, ey) = (cc.x - bx, cc.y - by);
                     (ex == 0 || ey == 0 || ex == ey || ex == -ey) && ex.abs().max(ey.abs()) <= 5
@@ -501,7 +505,6 @@ pub fn three_stopper_candidates(
             }
         }
     }
-    let _ = first;
 }
 
 /// Coordinate steps of the four line directions, in the board's direction order.

@@ -8,12 +8,15 @@
 //! again — by a five, or by a move the search finds afresh and that is checked the same
 //! way — down to an actual five. A claim passes only if every branch ends in one.
 
-use super::{find_win, Level, Limits};
+use super::{find_win, find_win_counted, Level, Limits};
 use crate::board::{Board, Pos};
 use crate::pattern::Cell;
 use crate::rules;
 use crate::types::{Color, Coord, Rule};
 use std::collections::HashMap;
+
+/// How many search lines deep the verifier follows a game before calling it undecided.
+const VERIFY_DEPTH_FACTOR: u32 = 3;
 
 /// Line directions as coordinate steps.
 const DIRS: [(i32, i32); 4] = [(1, 0), (0, 1), (1, 1), (1, -1)];
@@ -25,7 +28,8 @@ pub enum Rejection {
     IllegalMove(Coord),
     /// The defender survives: this line of moves (attacker first) is the refutation.
     Refuted(Vec<Coord>),
-    /// The check gave up (too many positions); neither proven nor refuted.
+    /// The check gave up (too many positions, too deep, or a re-search out of nodes)
+    /// before reaching a verdict: neither proven nor refuted.
     TooBig,
 }
 
@@ -126,78 +130,109 @@ struct Verifier {
     gave_up: bool,
 }
 
+/// What the verifier concluded about one position.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Outcome {
+    Win,
+    /// The defender survives: neither the tried moves nor a re-search win.
+    Lose,
+    /// A budget ran out (depth, positions, or the re-search's nodes) before a verdict.
+    Unknown,
+}
+
 impl Verifier {
-    /// Attacker to move: true when it wins against every defence (within `depth`
-    /// attacker moves). `hint` is tried before a fresh search.
-    fn attacker_wins(&mut self, board: &mut Board, hint: Option<Pos>, depth: u32) -> bool {
+    /// Attacker to move: whether it wins against every defence (within `depth` attacker
+    /// moves). `hint` is tried before a fresh search.
+    fn attacker_wins(&mut self, board: &mut Board, hint: Option<Pos>, depth: u32) -> Outcome {
         let attacker = self.attacker;
         if winning_move(board, attacker).is_some() {
-            return true;
+            return Outcome::Win;
         }
         if depth == 0 || self.gave_up {
-            return false;
+            return Outcome::Unknown;
         }
         // Wins hold at any larger depth; failures only at the depth they were found.
-        if self.memo.contains_key(&(board.hash(), 0))
-            || self.memo.contains_key(&(board.hash(), depth))
-        {
-            return self.memo.contains_key(&(board.hash(), 0));
+        if self.memo.contains_key(&(board.hash(), 0)) {
+            return Outcome::Win;
+        }
+        if self.memo.contains_key(&(board.hash(), depth)) {
+            return Outcome::Lose;
         }
         self.positions += 1;
         if self.positions > self.max_positions {
             self.gave_up = true;
-            return false;
+            return Outcome::Unknown;
         }
         let mut tried = Vec::new();
         if let Some(h) = hint {
             tried.push(h);
         }
-        if let Some(seq) = find_win(board, attacker, &self.limits) {
-            if let Some(m) = seq.first_move() {
-                if Some(m) != hint {
-                    tried.push(m);
-                }
+        let (found, nodes) = find_win_counted(board, attacker, &self.limits);
+        let mut result = if nodes >= self.limits.max_nodes {
+            Outcome::Unknown // the re-search gave up, it did not fail
+        } else {
+            Outcome::Lose
+        };
+        if let Some(m) = found.and_then(|seq| seq.first_move()) {
+            if Some(m) != hint {
+                tried.push(m);
             }
         }
-        let mut result = false;
         for m in tried {
-            if self.attack_move_wins(board, m, depth) {
-                result = true;
-                break;
+            match self.attack_move_wins(board, m, depth) {
+                Outcome::Win => {
+                    result = Outcome::Win;
+                    break;
+                }
+                Outcome::Unknown => result = Outcome::Unknown,
+                Outcome::Lose => {}
             }
         }
-        if !self.gave_up {
-            self.memo
-                .insert((board.hash(), if result { 0 } else { depth }), result);
+        match result {
+            Outcome::Win => {
+                self.memo.insert((board.hash(), 0), true);
+            }
+            Outcome::Lose => {
+                self.memo.insert((board.hash(), depth), false);
+            }
+            Outcome::Unknown => {}
         }
         result
     }
 
     /// Plays the attacker's `m` and checks every defence against it.
-    fn attack_move_wins(&mut self, board: &mut Board, m: Pos, depth: u32) -> bool {
+    fn attack_move_wins(&mut self, board: &mut Board, m: Pos, depth: u32) -> Outcome {
         let attacker = self.attacker;
         let defender = attacker.opponent();
         if !legal(board, m, attacker) {
-            return false;
+            return Outcome::Lose;
         }
         if wins_by(board, m, attacker) {
-            return true;
+            return Outcome::Win;
         }
         board.place(m, attacker);
-        let mut all_lose = winning_move(board, defender).is_none();
-        if all_lose {
+        let mut outcome = if winning_move(board, defender).is_some() {
+            Outcome::Lose
+        } else {
+            Outcome::Win
+        };
+        if outcome == Outcome::Win {
             for d in defender_moves(board, defender) {
                 board.place(d, defender);
-                let won = self.attacker_wins(board, None, depth - 1);
+                let after = self.attacker_wins(board, None, depth - 1);
                 board.undo();
-                if !won {
-                    all_lose = false;
-                    break;
+                match after {
+                    Outcome::Win => {}
+                    Outcome::Lose => {
+                        outcome = Outcome::Lose;
+                        break;
+                    }
+                    Outcome::Unknown => outcome = Outcome::Unknown,
                 }
             }
         }
         board.undo();
-        all_lose
+        outcome
     }
 }
 
@@ -216,7 +251,7 @@ fn defender_moves(board: &mut Board, defender: Color) -> Vec<Pos> {
 }
 
 /// Checks that `attacker`, to move, wins by playing `first`: every defence is tried and
-/// the attacker must reach a five in at most `search.max_depth` moves, its moves after
+/// the attacker must reach a five in at most 3 × `search.max_depth` moves, its moves after
 /// each defence found by a fresh search within `search`. `max_positions` bounds the
 /// attacker positions examined (then `TooBig`). The board is left unchanged.
 pub fn verify_win(
@@ -226,7 +261,9 @@ pub fn verify_win(
     search: &Limits,
     max_positions: u64,
 ) -> Result<(), Rejection> {
-    let max_depth = search.max_depth.max(1);
+    // Each re-search may start a fresh line of up to `max_depth` moves (its earlier plan
+    // is not remembered), so the whole game tree may run deeper than one search's line.
+    let max_depth = search.max_depth.max(1) * VERIFY_DEPTH_FACTOR;
     if !legal(board, first, attacker) {
         return Err(Rejection::IllegalMove(board.coord(first)));
     }
@@ -242,11 +279,10 @@ pub fn verify_win(
         max_positions,
         gave_up: false,
     };
-    if v.attack_move_wins(board, first, max_depth) {
-        return Ok(());
-    }
-    if v.gave_up {
-        return Err(Rejection::TooBig);
+    match v.attack_move_wins(board, first, max_depth) {
+        Outcome::Win => return Ok(()),
+        Outcome::Unknown => return Err(Rejection::TooBig),
+        Outcome::Lose => {}
     }
     Err(Rejection::Refuted(refutation_line(
         board, &mut v, first, max_depth,
@@ -275,7 +311,7 @@ fn refutation_line(board: &mut Board, v: &mut Verifier, first: Pos, depth: u32) 
         }
         for d in defender_moves(board, defender) {
             board.place(d, defender);
-            if !v.attacker_wins(board, None, depth - 1) {
+            if v.attacker_wins(board, None, depth - 1) == Outcome::Lose {
                 line.push(board.coord(d));
                 placed += 1;
                 m = find_win(board, v.attacker, &v.limits).and_then(|s| s.first_move());
