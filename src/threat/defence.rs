@@ -43,6 +43,11 @@ fn opponent_proof(
 /// of `side_to_move` after which it no longer has one (found within `limits`).
 /// `Some(empty)` means every move loses; `None` means the opponent has no win, or
 /// `side_to_move` can make five at once (then nothing needs defending).
+///
+/// Each search gets the whole `limits` (nodes per search; the deadline and stop flag
+/// are shared). A candidate counts as a defence unless the opponent's win after it is
+/// found, so when the limits cut the work short the set errs towards too many moves,
+/// never towards a false "lost".
 pub fn defences(board: &mut Board, side_to_move: Color, limits: &Limits) -> Option<Vec<Pos>> {
     defences_counted(board, side_to_move, limits).0
 }

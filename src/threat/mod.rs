@@ -185,6 +185,24 @@ mod tests {
     }
 
     #[test]
+    fn defences_say_none_without_a_threat_and_list_the_blocks_of_a_four() {
+        let mut quiet = board(Rule::Freestyle, &[(7, 7)], &[(8, 8)]);
+        assert_eq!(defences(&mut quiet, Color::Black, &Limits::vct()), None);
+        // White has a closed four on row 3 (black at 2,3); black to move must take (7,3)
+        // or make a four of its own first.
+        let mut b = board(
+            Rule::Freestyle,
+            &[(2, 3), (10, 10), (12, 12), (0, 14)],
+            &[(3, 3), (4, 3), (5, 3), (6, 3)],
+        );
+        let before = b.hash();
+        let d = defences(&mut b, Color::Black, &Limits::vct()).expect("white threatens five");
+        assert_eq!(b.hash(), before);
+        let block = b.pos(Coord::new(7, 3)).unwrap();
+        assert_eq!(d, vec![block]);
+    }
+
+    #[test]
     fn node_limit_and_stop_flag_end_the_search() {
         let mut b = board(
             Rule::Freestyle,
