@@ -143,7 +143,9 @@ fn has_any_threat(board: &Board, attacker: Color, level: Level) -> bool {
     use crate::pattern::Pattern;
     board.has_five_point(attacker)
         || threats::has_four_points(board, attacker)
-        || (level == Level::Vct && board.pattern_count(attacker, Pattern::OpenThree) > 0)
+        || (level == Level::Vct
+            && (board.pattern_count(attacker, Pattern::OpenThree) > 0
+                || (threats::CROSSING_THREES && board.pattern_count(attacker, Pattern::Three) > 1)))
 }
 
 #[cfg(test)]

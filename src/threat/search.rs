@@ -222,7 +222,9 @@ impl<'b, 'l> Searcher<'b, 'l> {
         } else {
             if threes == 0
                 && self.limits.level == Level::Vct
-                && self.board.pattern_count(self.attacker, Pattern::OpenThree) > 0
+                && (self.board.pattern_count(self.attacker, Pattern::OpenThree) > 0
+                    || (threats::CROSSING_THREES
+                        && self.board.pattern_count(self.attacker, Pattern::Three) > 1))
             {
                 // A three was possible here but not allowed: a larger budget may win.
                 self.budget_bound = true;

@@ -338,7 +338,9 @@ pub fn attacker_moves(
 ) {
     out.clear();
     let have_fours = has_four_points(board, color);
-    let have_threes = threes && board.pattern_count(color, Pattern::OpenThree) > 0;
+    let have_threes = threes
+        && (board.pattern_count(color, Pattern::OpenThree) > 0
+            || (CROSSING_THREES && board.pattern_count(color, Pattern::Three) > 1));
     if !have_fours && !have_threes {
         return;
     }
@@ -348,7 +350,15 @@ pub fn attacker_moves(
         }
         let lines = &board.cell_patterns(p)[color.index()];
         let top = lines[0].max(lines[1]).max(lines[2]).max(lines[3]);
-        let wanted = top >= Pattern::Four || (have_threes && top == Pattern::OpenThree);
+        let crossing = || {
+            lines
+                .iter()
+                .filter(|&&l| l == Pattern::Three || l == Pattern::OpenThree)
+                .count()
+                >= 2
+        };
+        let wanted = top >= Pattern::Four
+            || (have_threes && (top == Pattern::OpenThree || (CROSSING_THREES && crossing())));
         if !wanted {
             continue;
         }
@@ -360,6 +370,11 @@ pub fn attacker_moves(
         out.retain(|&(_, p)| !rules::is_forbidden(board, p));
     }
 }
+
+/// Whether a move making closed threes on two lines is tried as a threat: it can
+/// create a double-four or four-three point where the lines cross (the search keeps it
+/// only if it does).
+pub const CROSSING_THREES: bool = true;
 
 /// Every legal four of `color` (its counter-threats when defending).
 pub fn four_moves(board: &mut Board, cells: &[Pos], color: Color, out: &mut SmallVec<[Pos; 16]>) {
