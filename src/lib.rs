@@ -19,6 +19,7 @@ pub mod protocol;
 pub mod puzzles;
 pub mod rules;
 pub mod search;
+pub mod threat;
 pub mod time;
 pub mod tt;
 pub mod types;

@@ -1,0 +1,181 @@
+//! `pbrain-wuzi solve --rule R --size N POS`: what the threat search says about one
+//! position, for people and scripts. Prints one verdict line — `win <main line>`,
+//! `defend <moves>`, `lost` or `none` — and one line of statistics.
+
+use super::{defences_counted, find_win_counted, Level, Limits};
+use crate::board::{Board, Pos};
+use crate::types::{parse_pos_sequence, Rule};
+use std::time::{Duration, Instant};
+
+const USAGE: &str =
+    "usage: solve [--rule 0|1|4|8|name] [--size N] [--nodes N] [--time-ms N] MOVES \
+(MOVES in pos notation, black first, e.g. h8h9i8)";
+
+/// Parsed arguments of the solve command.
+#[derive(Debug, PartialEq)]
+struct Request {
+    rule: Rule,
+    size: usize,
+    nodes: u64,
+    time: Duration,
+    moves: String,
+}
+
+fn parse(args: &[String]) -> Result<Request, String> {
+    let mut req = Request {
+        rule: Rule::Freestyle,
+        size: 15,
+        nodes: 2_000_000,
+        time: Duration::from_secs(10),
+        moves: String::new(),
+    };
+    let mut it = args.iter().map(String::as_str).peekable();
+    if it.peek() == Some(&"solve") {
+        it.next();
+    }
+    let mut moves = None;
+    while let Some(arg) = it.next() {
+        let mut value = |name: &str| {
+            it.next()
+                .ok_or_else(|| format!("{name} needs a value"))
+                .map(str::to_string)
+        };
+        match arg {
+            "--rule" => {
+                let v = value("--rule")?;
+                req.rule = Rule::parse(&v).ok_or_else(|| format!("unknown rule '{v}'"))?;
+            }
+            "--size" => {
+                let v = value("--size")?;
+                req.size = v.parse().map_err(|_| format!("bad size '{v}'"))?;
+            }
+            "--nodes" => {
+                let v = value("--nodes")?;
+                req.nodes = v.parse().map_err(|_| format!("bad node count '{v}'"))?;
+            }
+            "--time-ms" => {
+                let v = value("--time-ms")?;
+                let ms: u64 = v.parse().map_err(|_| format!("bad time '{v}'"))?;
+                req.time = Duration::from_millis(ms);
+            }
+            other if other.starts_with("--") => return Err(format!("unknown option '{other}'")),
+            other => {
+                if moves.is_some() {
+                    return Err(format!("unexpected argument '{other}'"));
+                }
+                moves = Some(other.to_string());
+            }
+        }
+    }
+    req.moves = moves.ok_or("no position given")?;
+    Ok(req)
+}
+
+fn build(req: &Request) -> Result<Board, String> {
+    let mut board = Board::new(req.size, req.size, req.rule).map_err(|e| e.to_string())?;
+    let coords =
+        parse_pos_sequence(&req.moves).ok_or_else(|| format!("bad moves '{}'", req.moves))?;
+    for c in coords {
+        board
+            .play(c)
+            .map_err(|e| format!("move {}: {e}", c.to_pos_notation()))?;
+    }
+    Ok(board)
+}
+
+fn names(board: &Board, moves: &[Pos]) -> String {
+    moves
+        .iter()
+        .map(|&p| board.coord(p).to_pos_notation())
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// Runs the solve command on `args` (with or without the leading `solve`); returns the
+/// process exit code: 0 on an answer, 2 on bad arguments.
+pub fn solve_cli(args: &[String]) -> i32 {
+    let req = match parse(args) {
+        Ok(r) => r,
+        Err(e) => {
+            eprintln!("error: {e}\n{USAGE}");
+            return 2;
+        }
+    };
+    let mut board = match build(&req) {
+        Ok(b) => b,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return 2;
+        }
+    };
+    let start = Instant::now();
+    let limits = Limits {
+        level: Level::Vct,
+        max_nodes: req.nodes,
+        max_depth: 20,
+        deadline: Some(start + req.time),
+        stop: None,
+    };
+    let side = board.side_to_move();
+    let (win, mut nodes) = find_win_counted(&mut board, side, &limits);
+    let verdict = match win {
+        Some(seq) => format!("win {}", names(&board, &seq.main_line())),
+        None => {
+            let (defence, used) = defences_counted(&mut board, side, &limits);
+            nodes += used;
+            match defence {
+                None => "none".to_string(),
+                Some(moves) if moves.is_empty() => "lost".to_string(),
+                Some(moves) => format!("defend {}", names(&board, &moves)),
+            }
+        }
+    };
+    println!("{verdict}");
+    println!(
+        "nodes {nodes} time {:.3} ms",
+        start.elapsed().as_secs_f64() * 1000.0
+    );
+    0
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn args(s: &str) -> Vec<String> {
+        s.split_whitespace().map(str::to_string).collect()
+    }
+
+    #[test]
+    fn arguments_parse_with_defaults() {
+        let r = parse(&args("solve --rule 4 --size 15 h8h9")).unwrap();
+        assert_eq!(r.rule, Rule::Renju);
+        assert_eq!(r.size, 15);
+        assert_eq!(r.moves, "h8h9");
+        let r = parse(&args("--rule standard h8")).unwrap();
+        assert_eq!(r.rule, Rule::Standard);
+    }
+
+    #[test]
+    fn bad_arguments_are_errors_not_panics() {
+        for bad in [
+            "",
+            "--rule",
+            "--rule nonsense h8",
+            "--size x h8",
+            "--bogus h8",
+            "h8 h9",
+        ] {
+            assert!(parse(&args(bad)).is_err(), "{bad}");
+        }
+        assert_eq!(solve_cli(&args("--size 99 h8")), 2);
+        assert_eq!(solve_cli(&args("h8h8")), 2);
+        assert_eq!(solve_cli(&args("z99")), 2);
+        assert_eq!(solve_cli(&args("8h")), 2);
+    }
+
+    #[test]
+    fn a_four_is_a_win() {
+        assert_eq!(solve_cli(&args("--rule 0 h8h9i8i9j8j9k8k9")), 0);
+    }
+}

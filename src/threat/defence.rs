@@ -1,0 +1,155 @@
+//! Defences: when the opponent could force a win if it were to move, which of our moves
+//! stop every such win.
+//!
+//! A move can only defend if it disturbs the opponent's proof: it occupies a square the
+//! proof tree uses (an attacker move, a reply, a straight-four point, the final five), or
+//! it is one of our own fours (a counter-threat the proof did not have to face). So the
+//! candidates are those squares; each is tried and the opponent's win searched again.
+//! When a candidate fails, the new proof (found with that candidate on the board) is
+//! also a proof without it, so later candidates must disturb it too: the candidate set is
+//! intersected with its squares, and shrinks until every survivor has been tried.
+
+use super::search::Searcher;
+use super::threats::{self, five_point, MoveShape};
+use super::Limits;
+use crate::board::{Board, Pos};
+use crate::types::Color;
+
+/// Squares of a proof tree kept at most (bounds the work on huge VCT trees).
+const PROOF_SQUARE_CAP: usize = 4096;
+/// How many of our own fours in a row are followed, each answered by the opponent's
+/// forced block, to see whether a delaying four leads to a real defence.
+const COUNTER_FOUR_DEPTH: u32 = 3;
+
+/// The squares of the opponent's proof tree (sorted), if it has a win within `limits`.
+fn opponent_proof(
+    board: &mut Board,
+    attacker: Color,
+    limits: &Limits,
+    nodes: &mut u64,
+) -> Option<Vec<Pos>> {
+    let mut searcher = Searcher::new(board, attacker, limits);
+    let found = searcher.run_budget();
+    *nodes += searcher.nodes;
+    let threes = found?;
+    let mut squares = Vec::new();
+    searcher.proof_squares(threes, PROOF_SQUARE_CAP, &mut squares);
+    squares.sort();
+    squares.dedup();
+    Some(squares)
+}
+
+/// When the opponent of `side_to_move` has a forced win (as if it moved now), the moves
+/// of `side_to_move` after which it no longer has one (found within `limits`).
+/// `Some(empty)` means every move loses; `None` means the opponent has no win, or
+/// `side_to_move` can make five at once (then nothing needs defending).
+///
+/// Each search gets the whole `limits` (nodes per search; the deadline and stop flag
+/// are shared). A candidate counts as a defence unless the opponent's win after it is
+/// found, so when the limits cut the work short the set errs towards too many moves,
+/// never towards a false "lost".
+pub fn defences(board: &mut Board, side_to_move: Color, limits: &Limits) -> Option<Vec<Pos>> {
+    defences_counted(board, side_to_move, limits).0
+}
+
+/// [`defences`], also returning the search nodes used.
+pub fn defences_counted(
+    board: &mut Board,
+    side_to_move: Color,
+    limits: &Limits,
+) -> (Option<Vec<Pos>>, u64) {
+    let mut nodes = 0;
+    let result = defences_at_depth(board, side_to_move, limits, COUNTER_FOUR_DEPTH, &mut nodes);
+    (result, nodes)
+}
+
+fn defences_at_depth(
+    board: &mut Board,
+    side: Color,
+    limits: &Limits,
+    four_depth: u32,
+    nodes: &mut u64,
+) -> Option<Vec<Pos>> {
+    let cells = threats::board_cells(board);
+    if five_point(board, &cells, side).is_some() {
+        return None;
+    }
+    let opponent = side.opponent();
+    let squares = opponent_proof(board, opponent, limits, nodes)?;
+    let mut candidates = squares;
+    let mut fours = smallvec::SmallVec::new();
+    threats::four_moves(board, &cells, side, &mut fours);
+    candidates.extend(fours.iter().copied());
+    candidates.sort();
+    candidates.dedup();
+    candidates.retain(|&p| board.is_empty(p));
+
+    let mut good = Vec::new();
+    let mut i = 0;
+    while i < candidates.len() {
+        let c = candidates[i];
+        i += 1;
+        if !threats::is_legal(board, c, side) {
+            continue;
+        }
+        let is_four = MoveShape::of(board, c, side).is_four();
+        board.place(c, side);
+        let refuted_by = opponent_proof(board, opponent, limits, nodes);
+        let holds = match &refuted_by {
+            Some(_) => false,
+            None if is_four => counter_four_holds(board, side, limits, four_depth, nodes),
+            None => true,
+        };
+        board.undo();
+        match refuted_by {
+            None if holds => good.push(c),
+            None => {}
+            Some(proof) => {
+                // Later candidates must disturb this proof as well (or be our fours).
+                let tail: Vec<Pos> = candidates[i..]
+                    .iter()
+                    .copied()
+                    .filter(|p| proof.binary_search(p).is_ok() || fours.contains(p))
+                    .collect();
+                candidates.truncate(i);
+                candidates.extend(tail);
+            }
+        }
+    }
+    Some(good)
+}
+
+/// With our four just played (and no win for the opponent found at once), whether it
+/// really defends: the opponent must block it; if that block is forced (one square) and
+/// the opponent then still wins unless we find a defence again, follow it.
+fn counter_four_holds(
+    board: &mut Board,
+    side: Color,
+    limits: &Limits,
+    four_depth: u32,
+    nodes: &mut u64,
+) -> bool {
+    if four_depth == 0 {
+        return true;
+    }
+    let cells = threats::board_cells(board);
+    let opponent = side.opponent();
+    let Some(stops) = threats::five_stoppers(board, &cells, side) else {
+        return true; // the opponent cannot stop it: we win
+    };
+    let legal: Vec<Pos> = stops
+        .into_iter()
+        .filter(|&s| threats::is_legal(board, s, opponent))
+        .collect();
+    if legal.len() != 1 {
+        // No legal block (we win) or several (keep it simple: count it as a defence).
+        return true;
+    }
+    board.place(legal[0], opponent);
+    let after = defences_at_depth(board, side, limits, four_depth - 1, nodes);
+    board.undo();
+    match after {
+        None => true,
+        Some(moves) => !moves.is_empty(),
+    }
+}

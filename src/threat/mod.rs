@@ -1,0 +1,244 @@
+//! Threat-space search: can a side force a win with threats (VCF: fours only; VCT: fours
+//! and threes), and which moves defend when the opponent can.
+//!
+//! Files, one concern each:
+//! - `threats`: threats read from the pattern tables (categories, reply squares);
+//! - `search`: the AND/OR proof search over threat sequences (with its refutation check);
+//! - `defence`: the moves that stop every opponent win;
+//! - `verify`: an independent brute-force checker of claimed wins (tests and CLI);
+//! - `corpus`: seeded random-but-sensible games, for tests and the bench;
+//! - `cli`: the `solve` command; `bench`: calls per second over fixed positions.
+//!
+//! Every entry point leaves the board exactly as it found it.
+
+pub mod bench;
+pub mod cli;
+pub mod corpus;
+pub mod defence;
+pub mod search;
+pub mod threats;
+pub mod verify;
+
+use crate::board::{Board, Pos};
+use crate::types::Color;
+use std::sync::atomic::AtomicBool;
+use std::time::Instant;
+
+pub use bench::{bench_corpus, BenchReport};
+pub use cli::solve_cli;
+pub use defence::{defences, defences_counted};
+pub use threats::{Category, ThreatKind};
+
+/// Which threats the attacker may use.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Level {
+    /// Victory by continuous fours: only category-1 threats. Very fast.
+    Vcf,
+    /// Victory by continuous threats: fours and threes.
+    Vct,
+}
+
+/// Bounds on one search. The search gives up (returns "no win found") when any is hit.
+#[derive(Clone, Copy, Debug)]
+pub struct Limits<'a> {
+    pub level: Level,
+    /// Nodes (attacker and defender positions) searched at most.
+    pub max_nodes: u64,
+    /// Attacker moves in one line at most; at VCT also the most threes in one line.
+    pub max_depth: u32,
+    /// Wall-clock limit, read every few hundred nodes.
+    pub deadline: Option<Instant>,
+    /// Set by another thread to stop the search early.
+    pub stop: Option<&'a AtomicBool>,
+}
+
+impl Limits<'static> {
+    /// Defaults for a VCF call inside the main search: tiny and fast.
+    pub fn vcf() -> Self {
+        Limits {
+            level: Level::Vcf,
+            max_nodes: 20_000,
+            max_depth: 30,
+            deadline: None,
+            stop: None,
+        }
+    }
+
+    /// Defaults for a VCT call inside the main search: bounded so that one call stays
+    /// around a millisecond even when it fails (failing calls are the expensive ones).
+    pub fn vct() -> Self {
+        Limits {
+            level: Level::Vct,
+            max_nodes: 1_000,
+            max_depth: 8,
+            deadline: None,
+            stop: None,
+        }
+    }
+}
+
+/// One attacker threat of a winning line and the defender's answers to it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ThreatStep {
+    /// The attacker's move (the gain square).
+    pub attack: Pos,
+    pub kind: ThreatKind,
+    /// Every defender reply that had to be refuted (reply squares and counter-fours).
+    /// The line continues after the first of them; the others were refuted as well.
+    pub replies: Vec<Pos>,
+}
+
+/// A proven win: the main line, ending in a five.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct WinningSequence {
+    pub steps: Vec<ThreatStep>,
+    /// Nodes the search used.
+    pub nodes: u64,
+}
+
+impl WinningSequence {
+    /// The move to play now.
+    pub fn first_move(&self) -> Option<Pos> {
+        self.steps.first().map(|s| s.attack)
+    }
+
+    /// The main line as moves: attacker, first reply, attacker, ...
+    pub fn main_line(&self) -> Vec<Pos> {
+        let mut line = Vec::new();
+        for s in &self.steps {
+            line.push(s.attack);
+            if let Some(&r) = s.replies.first() {
+                line.push(r);
+            }
+        }
+        line
+    }
+}
+
+/// Searches for a forced win of `attacker`, who is to move (whatever the board's side to
+/// move says: this lets the main search ask "what if the opponent moved now?").
+/// Returns `None` when no win was found within the limits. Every returned win is proven
+/// against all defences (see `search`), under the board's rule.
+pub fn find_win(board: &mut Board, attacker: Color, limits: &Limits) -> Option<WinningSequence> {
+    find_win_counted(board, attacker, limits).0
+}
+
+/// [`find_win`], also returning the nodes used (whether or not a win was found).
+pub fn find_win_counted(
+    board: &mut Board,
+    attacker: Color,
+    limits: &Limits,
+) -> (Option<WinningSequence>, u64) {
+    if !has_any_threat(board, attacker, limits.level) {
+        return (None, 1);
+    }
+    let mut searcher = search::Searcher::new(board, attacker, limits);
+    let result = searcher.run();
+    (result, searcher.nodes)
+}
+
+/// The fast exit taken by most calls from the main search: without a five point, a four
+/// or (at VCT) an open three, the attacker has no threat to start a sequence with.
+fn has_any_threat(board: &Board, attacker: Color, level: Level) -> bool {
+    use crate::pattern::Pattern;
+    board.has_five_point(attacker)
+        || threats::has_four_points(board, attacker)
+        || (level == Level::Vct
+            && (board.pattern_count(attacker, Pattern::OpenThree) > 0
+                || (threats::CROSSING_THREES && board.pattern_count(attacker, Pattern::Three) > 1)))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::types::{Coord, Rule};
+    use std::sync::atomic::AtomicBool;
+
+    fn board(rule: Rule, black: &[(i32, i32)], white: &[(i32, i32)]) -> Board {
+        let mut b = Board::new(15, 15, rule).unwrap();
+        for &(x, y) in black {
+            b.place(b.pos(Coord::new(x, y)).unwrap(), Color::Black);
+        }
+        for &(x, y) in white {
+            b.place(b.pos(Coord::new(x, y)).unwrap(), Color::White);
+        }
+        b
+    }
+
+    #[test]
+    fn vcf_finds_a_four_three_and_leaves_the_board_alone() {
+        // Black: a closed three on row 7 (white at 2,7) and an open two in column 6.
+        // (6,7) makes a four on the row and an open three in the column... then fours win.
+        let mut b = board(
+            Rule::Freestyle,
+            &[(3, 7), (4, 7), (5, 7), (6, 5), (6, 6)],
+            &[(2, 7), (0, 0), (0, 2), (0, 4), (0, 6)],
+        );
+        let before = b.hash();
+        let vcf = find_win(&mut b, Color::Black, &Limits::vcf());
+        let vct = find_win(&mut b, Color::Black, &Limits::vct()).expect("a four-three wins");
+        assert_eq!(b.hash(), before);
+        assert_eq!(b.move_count(), 10);
+        // The last step is a five and every step before it has a reply or is unstoppable.
+        assert_eq!(vct.steps.last().map(|s| s.kind), Some(ThreatKind::Five));
+        if let Some(vcf) = vcf {
+            assert_eq!(vcf.steps.last().map(|s| s.kind), Some(ThreatKind::Five));
+        }
+    }
+
+    #[test]
+    fn defences_say_none_without_a_threat_and_list_the_blocks_of_a_four() {
+        let mut quiet = board(Rule::Freestyle, &[(7, 7)], &[(8, 8)]);
+        assert_eq!(defences(&mut quiet, Color::Black, &Limits::vct()), None);
+        // White has a closed four on row 3 (black at 2,3); black to move must take (7,3)
+        // or make a four of its own first.
+        let mut b = board(
+            Rule::Freestyle,
+            &[(2, 3), (10, 10), (12, 12), (0, 14)],
+            &[(3, 3), (4, 3), (5, 3), (6, 3)],
+        );
+        let before = b.hash();
+        let d = defences(&mut b, Color::Black, &Limits::vct()).expect("white threatens five");
+        assert_eq!(b.hash(), before);
+        let block = b.pos(Coord::new(7, 3)).unwrap();
+        assert_eq!(d, vec![block]);
+    }
+
+    #[test]
+    fn node_limit_and_stop_flag_end_the_search() {
+        let mut b = board(
+            Rule::Freestyle,
+            &[(5, 5), (6, 6), (7, 5), (8, 8), (5, 8)],
+            &[(9, 9), (4, 4), (10, 3), (3, 10), (11, 11)],
+        );
+        let limits = Limits {
+            max_nodes: 10,
+            ..Limits::vct()
+        };
+        let (_, nodes) = find_win_counted(&mut b, Color::Black, &limits);
+        assert!(nodes <= 10, "used {nodes} nodes");
+        let stop = AtomicBool::new(true);
+        let limits = Limits {
+            stop: Some(&stop),
+            max_nodes: u64::MAX,
+            ..Limits::vct()
+        };
+        let (_, nodes) = find_win_counted(&mut b, Color::Black, &limits);
+        assert!(
+            nodes <= 256,
+            "the stop flag is read every 256 nodes, used {nodes}"
+        );
+    }
+
+    #[test]
+    fn caro_straight_four_blocked_beyond_one_end_is_not_sure() {
+        // `o . X X X [.] .` : (6,7) makes a straight four by shape, but white at (2,7)
+        // lets white answer at (7,7) and leave (3,7) a blocked five.
+        let b = board(Rule::Caro, &[(4, 7), (5, 7), (6, 7)], &[(2, 7)]);
+        let p = b.pos(Coord::new(7, 7)).unwrap();
+        let mut c = b.clone();
+        assert!(!threats::is_sure_win_point(&mut c, p, Color::Black));
+        let mut f = board(Rule::Freestyle, &[(4, 7), (5, 7), (6, 7)], &[(2, 7)]);
+        assert!(threats::is_sure_win_point(&mut f, p, Color::Black));
+    }
+}

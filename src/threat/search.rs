@@ -1,0 +1,565 @@
+//! The threat-space search proper: an AND/OR proof search over threat sequences.
+//!
+//! Allis's single-agent trick (the defender answers a threat with all reply squares at
+//! once) finds candidate sequences fast but must then be checked for refutations. Here
+//! the two are folded into one exact search, which is sound by construction:
+//!
+//! - *attacker nodes* (OR): the attacker plays only threats — fours (category 1) and, at
+//!   VCT level, threes (category 2). A five wins at once. If the defender has a five
+//!   point, only the stones that stop it are tried, and they must still threaten.
+//! - *defender nodes* (AND): after a four, the defender must stop every five point
+//!   (under caro also by blocking a run end); after a three, the defender may stop the
+//!   attacker's sure win points (straight-four, double-four and four-three points) or
+//!   counter with any four of its own. Every such reply is searched — this is the
+//!   refutation check: the sequence counts only if the attacker wins against all of
+//!   them. A move that is neither leaves a sure win point standing and loses by force,
+//!   so omitting it keeps the proof exact. Replies are tried strongest first, because
+//!   most lines fail and an early refutation saves the rest.
+//! - threes cost from a budget that rises by iterative deepening (VCF is budget 0), so
+//!   short wins are found first and the search stays inside its node limit;
+//! - a transposition table keyed by the board hash proves each threat set once.
+//!
+//! What makes the search sound is that the defender's reply sets are supersets of every
+//! move that could matter; what makes it fast is that they are small (the reply squares
+//! of the threat and the defender's own fours).
+
+use super::threats::{self, five_point, five_stoppers, MoveShape};
+use super::{Level, Limits, ThreatStep, WinningSequence};
+use crate::board::{Board, Pos};
+use crate::pattern::Pattern;
+use crate::types::Color;
+use smallvec::SmallVec;
+use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hasher};
+use std::sync::atomic::Ordering;
+use std::time::Instant;
+
+/// How often (in nodes) the clock and the stop flag are read: cheap enough, and at
+/// ~1 µs per node the deadline is overshot by well under a millisecond.
+const CLOCK_CHECK_NODES: u64 = 256;
+/// Upper bound on attacker moves in one line, whatever the caller asks (keeps the stack
+/// and the reconstructed sequence bounded).
+const HARD_MAX_DEPTH: u32 = 64;
+/// Table entries kept before the table is cleared (bounds memory on long searches).
+const TT_MAX_ENTRIES: usize = 1 << 18;
+
+/// Whether threes must share a line with the previous attacker move (see `attack`).
+const DEPENDENCY: bool = false;
+/// Whether three-moves are ordered by the defender's reply count (see `order_threes`).
+const PREFER_FEW_REPLIES: bool = false;
+
+/// Three budget a non-four attacker move costs: none for a forced block (see `attack`).
+#[inline]
+fn three_cost(was_block: bool) -> u32 {
+    u32::from(!was_block)
+}
+
+/// Salt mixed into the hash of attacker nodes so they never collide with other uses.
+const ATTACK_SALT: [u64; 2] = [0x9d3c_61a2_52f1_0b17, 0x4b8e_27c5_d6a9_3f01];
+
+/// The table's keys are Zobrist hashes, already uniformly mixed: hashing them again
+/// (SipHash by default) would only cost time.
+#[derive(Default)]
+struct ZobristHasher(u64);
+
+impl Hasher for ZobristHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = (self.0 << 8) | b as u64;
+        }
+    }
+    fn write_u64(&mut self, v: u64) {
+        self.0 = v;
+    }
+}
+
+type Table = HashMap<u64, Entry, BuildHasherDefault<ZobristHasher>>;
+
+#[derive(Clone, Copy)]
+struct Entry {
+    win: bool,
+    /// Three budget the result was obtained with: a win holds for any larger budget, a
+    /// failure for any smaller one.
+    threes: u8,
+    best: Pos,
+}
+
+/// Why a defender node's reply set could not be formed.
+enum Replies {
+    /// The defender makes five first: the attacker's line fails.
+    DefenderWins,
+    /// No stone stops the threat: the attacker wins.
+    Unstoppable,
+    /// These replies must each be refuted.
+    Moves(SmallVec<[Pos; 16]>),
+}
+
+pub struct Searcher<'b, 'l> {
+    pub board: &'b mut Board,
+    attacker: Color,
+    defender: Color,
+    limits: &'l Limits<'l>,
+    cells: Vec<Pos>,
+    tt: Table,
+    /// One move buffer per ply, reused so attacker nodes do not allocate.
+    move_buffers: Vec<Vec<(i32, Pos)>>,
+    pub nodes: u64,
+    pub aborted: bool,
+    max_depth: u32,
+    /// Set when some line was cut short by the three budget: a larger one may win.
+    budget_bound: bool,
+}
+
+impl<'b, 'l> Searcher<'b, 'l> {
+    pub fn new(board: &'b mut Board, attacker: Color, limits: &'l Limits<'l>) -> Self {
+        let cells = threats::board_cells(board);
+        Searcher {
+            board,
+            attacker,
+            defender: attacker.opponent(),
+            limits,
+            cells,
+            tt: Table::default(),
+            move_buffers: Vec::new(),
+            nodes: 0,
+            aborted: false,
+            max_depth: limits.max_depth.min(HARD_MAX_DEPTH),
+            budget_bound: false,
+        }
+    }
+
+    /// Iterative deepening over the three budget; returns the winning sequence.
+    pub fn run(&mut self) -> Option<WinningSequence> {
+        self.run_budget().map(|threes| self.sequence(threes))
+    }
+
+    /// Iterative deepening over the three budget; returns the budget that proved a win.
+    pub fn run_budget(&mut self) -> Option<u32> {
+        let max_threes = match self.limits.level {
+            Level::Vcf => 0,
+            Level::Vct => self.max_depth.min(u8::MAX as u32),
+        };
+        for threes in 0..=max_threes {
+            if self.attack(0, threes, Pos::NONE) {
+                return Some(threes);
+            }
+            if self.aborted || !self.budget_bound {
+                break;
+            }
+            self.budget_bound = false;
+        }
+        None
+    }
+
+    fn out_of_budget(&mut self) -> bool {
+        if self.aborted {
+            return true;
+        }
+        self.nodes += 1;
+        if self.nodes >= self.limits.max_nodes {
+            self.aborted = true;
+        } else if self.nodes.is_multiple_of(CLOCK_CHECK_NODES) {
+            let stopped = self.limits.stop.is_some_and(|s| s.load(Ordering::Relaxed));
+            let late = self.limits.deadline.is_some_and(|d| Instant::now() >= d);
+            self.aborted = stopped || late;
+        }
+        self.aborted
+    }
+
+    fn key(&self) -> u64 {
+        self.board.hash() ^ ATTACK_SALT[self.attacker.index()]
+    }
+
+    /// Attacker to move, `ply` attacker moves made, `threes` three-moves still allowed,
+    /// `last` the attacker's previous move (`Pos::NONE` at the root).
+    /// True when the attacker wins against every defence.
+    ///
+    /// Allis's dependency rule, as a pruning heuristic: a new three must share a line
+    /// (within four cells) with the previous attacker move. Fours are always allowed —
+    /// they are forced and cheap — and they let independent threats combine.
+    fn attack(&mut self, ply: u32, threes: u32, last: Pos) -> bool {
+        if self.out_of_budget() {
+            return false;
+        }
+        if let Some(p) = five_point(self.board, &self.cells, self.attacker) {
+            self.store(true, threes, p);
+            return true;
+        }
+        if ply >= self.max_depth {
+            return false;
+        }
+        let key = self.key();
+        if let Some(e) = self.tt.get(&key) {
+            if e.win && threes >= e.threes as u32 {
+                return true;
+            }
+            if !e.win && threes <= e.threes as u32 {
+                return false;
+            }
+        }
+        let mut moves = self.move_buffers.pop().unwrap_or_default();
+        moves.clear();
+        let must_block = self.board.has_five_point(self.defender);
+        if must_block {
+            // Only a stone that stops the defender's five can be played.
+            match five_stoppers(self.board, &self.cells, self.defender) {
+                None => {
+                    self.move_buffers.push(moves);
+                    return self.store(false, threes, Pos::NONE);
+                }
+                Some(stops) => {
+                    for p in stops {
+                        if threats::is_legal(self.board, p, self.attacker) {
+                            moves.push((MoveShape::of(self.board, p, self.attacker).score(), p));
+                        }
+                    }
+                    moves.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
+                }
+            }
+        } else {
+            if threes == 0
+                && self.limits.level == Level::Vct
+                && (self.board.pattern_count(self.attacker, Pattern::OpenThree) > 0
+                    || (threats::CROSSING_THREES
+                        && self.board.pattern_count(self.attacker, Pattern::Three) > 1))
+            {
+                // A three was possible here but not allowed: a larger budget may win.
+                self.budget_bound = true;
+            }
+            threats::attacker_moves(
+                self.board,
+                &self.cells,
+                self.attacker,
+                threes > 0,
+                &mut moves,
+            );
+            if DEPENDENCY && !last.is_none() {
+                let board = &*self.board;
+                let attacker = self.attacker;
+                moves.retain(|&(_, m)| {
+                    MoveShape::of(board, m, attacker).is_four()
+                        || threats::shares_line(board, m, last)
+                });
+            }
+            if threes > 0 && PREFER_FEW_REPLIES {
+                self.order_threes(&mut moves);
+            }
+        }
+        let mut proven = false;
+        let mut best = Pos::NONE;
+        for &(_, m) in &moves {
+            self.board.place(m, self.attacker);
+            let won = if must_block && self.board.has_five_point(self.defender) {
+                false
+            } else if self.board.has_five_point(self.attacker) {
+                self.defend(ply + 1, threes, None, m)
+            } else if threes > 0 || (must_block && self.limits.level == Level::Vct) {
+                // A block answering a counter-four costs no three: the threat it keeps
+                // standing was paid for when it was made.
+                let cost = three_cost(must_block);
+                let mut points = SmallVec::new();
+                threats::sure_win_points(self.board, &self.cells, self.attacker, &mut points);
+                !points.is_empty() && self.defend(ply + 1, threes - cost, Some(&points), m)
+            } else {
+                if must_block && self.limits.level == Level::Vct {
+                    // A block that might keep a three standing needs a three budget.
+                    self.budget_bound = true;
+                }
+                false
+            };
+            self.board.undo();
+            if won {
+                proven = true;
+                best = m;
+                break;
+            }
+            if self.aborted {
+                break;
+            }
+        }
+        self.move_buffers.push(moves);
+        if self.aborted {
+            return false;
+        }
+        self.store(proven, threes, best)
+    }
+
+    /// Allis's "prefer the two-reply three": orders the three-moves by how many replies
+    /// the defender would have (fewest first; fours keep their place in front) and drops
+    /// the ones that leave no sure win point (they threaten nothing).
+    fn order_threes(&mut self, moves: &mut Vec<(i32, Pos)>) {
+        let attacker = self.attacker;
+        let mut i = 0;
+        while i < moves.len() {
+            let m = moves[i].1;
+            if MoveShape::of(self.board, m, attacker).is_four() {
+                moves[i].0 = i32::MAX; // fours first, in their order
+                i += 1;
+                continue;
+            }
+            self.board.place(m, attacker);
+            let mut points = SmallVec::<[Pos; 8]>::new();
+            threats::sure_win_points(self.board, &self.cells, attacker, &mut points);
+            let replies = if points.is_empty() {
+                None
+            } else {
+                match self.replies(Some(&points), m) {
+                    Replies::DefenderWins => None,
+                    Replies::Unstoppable => Some(0),
+                    Replies::Moves(r) => Some(r.len() as i32),
+                }
+            };
+            self.board.undo();
+            match replies {
+                None => {
+                    moves.remove(i);
+                }
+                Some(n) => {
+                    moves[i].0 = 1000 - n * 10 + moves[i].0.min(9);
+                    i += 1;
+                }
+            }
+        }
+        moves.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
+    }
+
+    fn store(&mut self, win: bool, threes: u32, best: Pos) -> bool {
+        if self.aborted {
+            return false;
+        }
+        if self.tt.len() >= TT_MAX_ENTRIES {
+            self.tt.clear();
+        }
+        let key = self.key();
+        self.tt.insert(
+            key,
+            Entry {
+                win,
+                threes: threes.min(u8::MAX as u32) as u8,
+                best,
+            },
+        );
+        win
+    }
+
+    /// The defender's replies after an attacker threat: to a four (`points` is `None`)
+    /// the stones that stop every five point; to a three, the stones that stop every sure
+    /// win point in `points`, plus the defender's own fours.
+    /// `last` is the attacker's threat just played: the attacker had no five point before
+    /// it, so every five point now lies on its lines.
+    fn replies(&mut self, points: Option<&[Pos]>, last: Pos) -> Replies {
+        if self.board.has_five_point(self.defender) {
+            return Replies::DefenderWins;
+        }
+        let mut out: SmallVec<[Pos; 16]> = SmallVec::new();
+        match points {
+            None => {
+                let near = threats::lines_around(self.board, last);
+                let Some(stops) =
+                    threats::five_stoppers_in(self.board, near.into_iter(), self.attacker)
+                else {
+                    return Replies::Unstoppable;
+                };
+                for s in stops {
+                    if !threats::is_legal(self.board, s, self.defender) {
+                        continue; // renju: black may not stop it there, so it does not count
+                    }
+                    self.board.place(s, self.defender);
+                    let stopped = !self.board.has_five_point(self.attacker);
+                    self.board.undo();
+                    if stopped {
+                        out.push(s);
+                    }
+                }
+            }
+            Some(points) => {
+                let mut candidates = SmallVec::new();
+                threats::three_stopper_candidates(
+                    self.board,
+                    points,
+                    self.attacker,
+                    &mut candidates,
+                );
+                for c in candidates {
+                    self.board.place(c, self.defender);
+                    let stopped = points
+                        .iter()
+                        .all(|&q| !threats::still_sure(self.board, q, self.attacker));
+                    self.board.undo();
+                    // Legality last: under renju it is the expensive test.
+                    if stopped && threats::is_legal(self.board, c, self.defender) {
+                        out.push(c);
+                    }
+                }
+                // Counter-threats: any four of the defender forces an answer first.
+                let mut fours = SmallVec::new();
+                threats::four_moves(self.board, &self.cells, self.defender, &mut fours);
+                for f in fours {
+                    threats::push_unique(&mut out, f);
+                }
+                // Strongest defences first: most lines fail, and a refutation found
+                // early saves proving the attacker's win against the other replies.
+                let defender = self.defender;
+                let board = &*self.board;
+                out.sort_by_cached_key(|&r| {
+                    let own = MoveShape::of(board, r, defender).score();
+                    let blocks = MoveShape::of(board, r, defender.opponent()).score();
+                    (std::cmp::Reverse(own * 2 + blocks), r)
+                });
+            }
+        }
+        if out.is_empty() {
+            Replies::Unstoppable
+        } else {
+            Replies::Moves(out)
+        }
+    }
+
+    /// Defender to move after the attacker's threat `last`; true when every reply loses.
+    fn defend(&mut self, ply: u32, threes: u32, points: Option<&[Pos]>, last: Pos) -> bool {
+        if self.out_of_budget() {
+            return false;
+        }
+        match self.replies(points, last) {
+            Replies::DefenderWins => false,
+            Replies::Unstoppable => true,
+            Replies::Moves(moves) => {
+                for r in moves {
+                    self.board.place(r, self.defender);
+                    let won = self.attack(ply, threes, last);
+                    self.board.undo();
+                    if !won {
+                        return false;
+                    }
+                }
+                true
+            }
+        }
+    }
+
+    /// The winning move of a proven attacker node, from the table; when its entry was
+    /// overwritten, the node is proven again to recover it.
+    fn proven_move(&mut self, threes: u32) -> Option<Pos> {
+        let stored = |tt: &Table, key| match tt.get(&key) {
+            Some(e) if e.win && !e.best.is_none() => Some(e.best),
+            _ => None,
+        };
+        if let Some(best) = stored(&self.tt, self.key()) {
+            return Some(best);
+        }
+        if !self.attack(0, threes, Pos::NONE) {
+            return None;
+        }
+        stored(&self.tt, self.key())
+    }
+
+    /// Every square of a proven win's proof tree (attacker moves, defender replies, the
+    /// final fives), at most `cap` of them: a defence must disturb one of these.
+    pub fn proof_squares(&mut self, threes: u32, cap: usize, out: &mut Vec<Pos>) {
+        if out.len() >= cap || self.aborted {
+            return;
+        }
+        if let Some(p) = five_point(self.board, &self.cells, self.attacker) {
+            out.push(p);
+            return;
+        }
+        let Some(best) = self.proven_move(threes) else {
+            return;
+        };
+        out.push(best);
+        let was_block = self.board.has_five_point(self.defender);
+        self.board.place(best, self.attacker);
+        let four = self.board.has_five_point(self.attacker);
+        let mut points = SmallVec::<[Pos; 8]>::new();
+        let mut budget = threes;
+        if !four {
+            threats::sure_win_points(self.board, &self.cells, self.attacker, &mut points);
+            out.extend_from_slice(&points);
+            budget = budget.saturating_sub(three_cost(was_block));
+        }
+        match self.replies(if four { None } else { Some(&points) }, best) {
+            Replies::Moves(replies) => {
+                for r in replies {
+                    out.push(r);
+                    self.board.place(r, self.defender);
+                    self.proof_squares(budget, cap, out);
+                    self.board.undo();
+                }
+            }
+            _ => {
+                // Unstoppable: every five point (and straight-four point) is part of it.
+                let attacker = self.attacker;
+                for &p in &self.cells {
+                    if self.board.is_empty(p) && {
+                        let shape = MoveShape::of(self.board, p, attacker);
+                        shape.five || shape.wins_next()
+                    } {
+                        out.push(p);
+                    }
+                }
+            }
+        }
+        self.board.undo();
+    }
+
+    /// Rebuilds the main line of a proven win from the table: the attacker's moves, and
+    /// after each the defender's reply set; the line follows the first reply.
+    fn sequence(&mut self, threes: u32) -> WinningSequence {
+        let mut steps = Vec::new();
+        let mut placed = 0;
+        let mut budget = threes;
+        for _ in 0..=HARD_MAX_DEPTH {
+            if let Some(p) = five_point(self.board, &self.cells, self.attacker) {
+                steps.push(ThreatStep {
+                    attack: p,
+                    kind: threats::ThreatKind::Five,
+                    replies: Vec::new(),
+                });
+                break;
+            }
+            let Some(best) = self.proven_move(budget) else {
+                break;
+            };
+            let was_block = self.board.has_five_point(self.defender);
+            self.board.place(best, self.attacker);
+            placed += 1;
+            let four = self.board.has_five_point(self.attacker);
+            let mut points = SmallVec::<[Pos; 8]>::new();
+            if !four {
+                threats::sure_win_points(self.board, &self.cells, self.attacker, &mut points);
+                budget = budget.saturating_sub(three_cost(was_block));
+            }
+            let replies = match self.replies(if four { None } else { Some(&points) }, best) {
+                Replies::Moves(m) => m.to_vec(),
+                _ => Vec::new(),
+            };
+            let kind = threats::classify(self.board, best, self.attacker, &replies);
+            let next = replies.first().copied();
+            steps.push(ThreatStep {
+                attack: best,
+                kind,
+                replies,
+            });
+            match next {
+                Some(r) => {
+                    self.board.place(r, self.defender);
+                    placed += 1;
+                }
+                None => {
+                    // Unstoppable: the next attacker move is a five (recorded above).
+                    continue;
+                }
+            }
+        }
+        for _ in 0..placed {
+            self.board.undo();
+        }
+        WinningSequence {
+            steps,
+            nodes: self.nodes,
+        }
+    }
+}

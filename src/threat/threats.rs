@@ -1,0 +1,557 @@
+//! Threats read from the board's pattern tables: which moves threaten, what they threaten,
+//! and which squares answer them.
+//!
+//! Allis's vocabulary, mapped onto the line patterns of one move on one line:
+//! - *gain square*: the move itself;
+//! - *cost squares*: the defender's reply squares (the five points of a four; the squares
+//!   that stop a three from becoming a straight four);
+//! - *rest squares*: the other cells the threat needs empty.
+//!
+//! The search never trusts a category alone: every reply set is recomputed from the
+//! board after the move (the patterns are rule-aware, so under standard/caro an overline
+//! or a blocked five is simply not a five point, and renju's forbidden points are checked
+//! with `rules::is_forbidden`).
+
+use crate::board::{Board, Pos};
+use crate::pattern::Pattern;
+use crate::rules;
+use crate::types::{Color, Coord, Rule};
+use smallvec::SmallVec;
+
+/// Allis's categories: how many moves the attacker is from a five.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Category {
+    /// A five: the game is over.
+    Five = 0,
+    /// A four or straight four: one move from five, the defender must answer at once.
+    Four = 1,
+    /// A three: two moves from five; a straight four follows unless answered.
+    Three = 2,
+}
+
+/// The kind of threat a move makes, strongest first.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum ThreatKind {
+    /// `XXXXX`: wins.
+    Five,
+    /// `.XXXX.` (or any shape with two separate five points): wins next move.
+    StraightFour,
+    /// `oXXXX.` / `XX.XX`: exactly one five point.
+    Four,
+    /// `..XXX..`-like: a straight four is threatened; two squares stop it.
+    Three,
+    /// `.XXX..` against a wall/stone, or `..XXX.` shifted: three squares stop it.
+    ThreeWideReply,
+    /// `.X.XX.`: the broken three; three squares stop it (the gap and both ends).
+    BrokenThree,
+}
+
+impl ThreatKind {
+    pub fn category(self) -> Category {
+        match self {
+            ThreatKind::Five => Category::Five,
+            ThreatKind::StraightFour | ThreatKind::Four => Category::Four,
+            _ => Category::Three,
+        }
+    }
+}
+
+/// One threat as the search reports it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Threat {
+    pub kind: ThreatKind,
+    /// The attacker's move.
+    pub gain: Pos,
+    /// The defender's reply squares (played all at once in the single-agent view).
+    pub cost: SmallVec<[Pos; 4]>,
+}
+
+/// What one move of `color` makes over its four lines, from the cached patterns.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct MoveShape {
+    pub five: bool,
+    /// A straight four or two five points on one line.
+    pub straight_four: bool,
+    /// Number of fours over all lines (a double four on one line counts two).
+    pub fours: u32,
+    /// Number of open threes (including broken ones).
+    pub open_threes: u32,
+}
+
+impl MoveShape {
+    /// The shape of `color` playing the empty cell `p`.
+    #[inline]
+    pub fn of(board: &Board, p: Pos, color: Color) -> MoveShape {
+        let lines = &board.cell_patterns(p)[color.index()];
+        let mut shape = MoveShape::default();
+        for &l in lines {
+            match l {
+                Pattern::Five => shape.five = true,
+                Pattern::OpenFour => {
+                    shape.straight_four = true;
+                    shape.fours += 1;
+                }
+                Pattern::DoubleFour => {
+                    shape.straight_four = true;
+                    shape.fours += 2;
+                }
+                Pattern::Four => shape.fours += 1,
+                Pattern::OpenThree => shape.open_threes += 1,
+                _ => {}
+            }
+        }
+        shape
+    }
+
+    /// True when the move threatens five next move (category 1 or better).
+    #[inline]
+    pub fn is_four(&self) -> bool {
+        self.fours > 0
+    }
+
+    /// True when, played, the move leaves two five points the defender cannot both stop
+    /// (outside caro, where the ends can be blocked; see `is_sure_win_point`).
+    #[inline]
+    pub fn wins_next(&self) -> bool {
+        self.straight_four || self.fours >= 2
+    }
+
+    /// Ordering score for attacker moves: stronger threats and double threats first.
+    #[inline]
+    pub fn score(&self) -> i32 {
+        (self.five as i32) * 1000
+            + (self.wins_next() as i32) * 200
+            + self.fours as i32 * 30
+            + self.open_threes as i32 * 10
+    }
+}
+
+/// Whether `color` may play the empty cell `p` (renju black's forbidden points excluded).
+/// A five is always allowed.
+#[inline]
+pub fn is_legal(board: &mut Board, p: Pos, color: Color) -> bool {
+    board.rule() != Rule::Renju || color == Color::White || !rules::is_forbidden(board, p)
+}
+
+/// Every board cell in row order, computed once per search.
+pub fn board_cells(board: &Board) -> Vec<Pos> {
+    board.positions().collect()
+}
+
+/// Whether `color` has a legal winning move anywhere; returns it.
+pub fn five_point(board: &Board, cells: &[Pos], color: Color) -> Option<Pos> {
+    if !board.has_five_point(color) {
+        return None;
+    }
+    cells.iter().copied().find(|&p| {
+        board.is_empty(p) && board.cell_patterns(p)[color.index()].contains(&Pattern::Five)
+    })
+}
+
+/// The squares where a stone of `color`'s opponent could stop `color`'s five points:
+/// each five point, and under caro also the cells along its line (an opponent stone at a
+/// run end turns the five into a blocked one). Returns `None` when outside caro there are
+/// two or more distinct five points (no single stone stops them: the threat wins).
+pub fn five_stoppers(board: &Board, cells: &[Pos], color: Color) -> Option<SmallVec<[Pos; 8]>> {
+    five_stoppers_in(board, cells.iter().copied(), color)
+}
+
+/// The cells within reach (±4) of `p` on its four lines: where a stone on `p` can have
+/// made new five points.
+pub fn lines_around(board: &Board, p: Pos) -> SmallVec<[Pos; 32]> {
+    let mut out = SmallVec::new();
+    for dir in 0..4 {
+        for k in (-4..=4).filter(|&k| k != 0) {
+            out.push(board.offset(p, dir, k));
+        }
+    }
+    out
+}
+
+/// [`five_stoppers`] over the given cells only (the caller knows every five point of
+/// `color` lies among them).
+pub fn five_stoppers_in(
+    board: &Board,
+    cells: impl Iterator<Item = Pos>,
+    color: Color,
+) -> Option<SmallVec<[Pos; 8]>> {
+    let mut out: SmallVec<[Pos; 8]> = SmallVec::new();
+    let mut fives = 0;
+    let caro = board.rule() == Rule::Caro;
+    for p in cells {
+        if !board.is_empty(p) {
+            continue;
+        }
+        let lines = &board.cell_patterns(p)[color.index()];
+        if !lines.contains(&Pattern::Five) {
+            continue;
+        }
+        fives += 1;
+        if !caro && fives >= 2 {
+            return None;
+        }
+        push_unique(&mut out, p);
+        if caro {
+            for (dir, &l) in lines.iter().enumerate() {
+                if l != Pattern::Five {
+                    continue;
+                }
+                for k in (-5..=5).filter(|&k| k != 0) {
+                    let q = board.offset(p, dir, k);
+                    if board.is_empty(q) {
+                        push_unique(&mut out, q);
+                    }
+                }
+            }
+        }
+    }
+    Some(out)
+}
+
+#[inline]
+pub fn push_unique<A: smallvec::Array<Item = Pos>>(v: &mut SmallVec<A>, p: Pos) {
+    if !v.contains(&p) {
+        v.push(p);
+    }
+}
+
+/// Whether `color` playing the empty cell `p` wins by force in two moves: it makes two
+/// five points that no single opponent stone stops (a straight four or a double four),
+/// and the move is legal. Under caro the claim is checked by playing every stopping
+/// stone, because a straight four there can be killed by blocking the far end.
+pub fn is_sure_win_point(board: &mut Board, p: Pos, color: Color) -> bool {
+    if !board.is_empty(p) {
+        return false;
+    }
+    let shape = MoveShape::of(board, p, color);
+    if shape.five {
+        return true;
+    }
+    if !shape.wins_next() || !is_legal(board, p, color) {
+        return false;
+    }
+    if board.rule() != Rule::Caro {
+        return true;
+    }
+    board.place(p, color);
+    // `color` had no five point before (or `p` would be a five): all are new, on p's lines.
+    let sure = match five_stoppers_in(board, lines_around(board, p).into_iter(), color) {
+        None => true,
+        Some(stoppers) => stoppers.iter().all(|&s| {
+            board.place(s, color.opponent());
+            let still = board.has_five_point(color);
+            board.undo();
+            still
+        }),
+    };
+    board.undo();
+    sure
+}
+
+/// Whether `color` playing the empty cell `p` makes a four and an open three that wins
+/// by force: whichever legal square the opponent stops the four with, it gets no five
+/// point of its own, and the three then becomes a sure straight four on its line.
+/// (A "four-three"; the caller knows the opponent has no five point now.)
+pub fn is_four_three_point(board: &mut Board, p: Pos, color: Color) -> bool {
+    if !board.is_empty(p) {
+        return false;
+    }
+    let shape = MoveShape::of(board, p, color);
+    if shape.fours != 1 || shape.open_threes == 0 || !is_legal(board, p, color) {
+        return false;
+    }
+    let opponent = color.opponent();
+    let three_dirs: SmallVec<[usize; 4]> = (0..4)
+        .filter(|&d| board.pattern(p, color, d) == Pattern::OpenThree)
+        .collect();
+    board.place(p, color);
+    let stoppers = five_stoppers_in(board, lines_around(board, p).into_iter(), color);
+    let wins = match stoppers {
+        None => true,
+        Some(stoppers) => stoppers.iter().all(|&s| {
+            if !is_legal(board, s, opponent) {
+                return true; // renju: black may not stop it there
+            }
+            board.place(s, opponent);
+            let ok = board.has_five_point(color) // the stone did not stop the four
+                || (!board.has_five_point(opponent)
+                    && three_dirs.iter().any(|&dir| {
+                        (-4..=4).any(|k| {
+                            let t = board.offset(p, dir, k);
+                            k != 0
+                                && board.is_empty(t)
+                                && board.pattern(t, color, dir) == Pattern::OpenFour
+                                && is_sure_win_point(board, t, color)
+                        })
+                    }));
+            board.undo();
+            ok
+        }),
+    };
+    board.undo();
+    wins
+}
+
+/// Classifies the threat `color` made by its stone at `gain` (already placed), given the
+/// squares that answer it, for reporting.
+pub fn classify(board: &Board, gain: Pos, color: Color, replies: &[Pos]) -> ThreatKind {
+    let mut best = ThreatKind::ThreeWideReply;
+    for dir in 0..4 {
+        let kind = match board.line_class(gain, color, dir) {
+            Pattern::Five => ThreatKind::Five,
+            Pattern::OpenFour | Pattern::DoubleFour => ThreatKind::StraightFour,
+            Pattern::Four => ThreatKind::Four,
+            Pattern::OpenThree => {
+                if replies.len() <= 2 {
+                    ThreatKind::Three
+                } else if is_broken(board, gain, color, dir) {
+                    ThreatKind::BrokenThree
+                } else {
+                    ThreatKind::ThreeWideReply
+                }
+            }
+            _ => continue,
+        };
+        best = best.min(kind);
+    }
+    best
+}
+
+/// A three with a gap inside it (`X.XX`), looked at around `gain`.
+fn is_broken(board: &Board, gain: Pos, color: Color, dir: usize) -> bool {
+    let own = crate::pattern::Cell::stone(color);
+    let stones: Vec<isize> = (-3..=3)
+        .filter(|&k| board.cell(board.offset(gain, dir, k)) == own)
+        .collect();
+    stones.len() >= 3 && stones.windows(2).any(|w| w[1] - w[0] == 2)
+}
+
+/// The attacker's candidate moves: fours (category 1) and, when `threes` is set, open
+/// threes (category 2), legal and ordered strongest first (ties by position, so the
+/// search is deterministic).
+pub fn attacker_moves(
+    board: &mut Board,
+    cells: &[Pos],
+    color: Color,
+    threes: bool,
+    out: &mut Vec<(i32, Pos)>,
+) {
+    out.clear();
+    let have_fours = has_four_points(board, color);
+    let have_threes = threes
+        && (board.pattern_count(color, Pattern::OpenThree) > 0
+            || (CROSSING_THREES && board.pattern_count(color, Pattern::Three) > 1));
+    if !have_fours && !have_threes {
+        return;
+    }
+    for &p in cells {
+        if !board.is_empty(p) {
+            continue;
+        }
+        let lines = &board.cell_patterns(p)[color.index()];
+        let top = lines[0].max(lines[1]).max(lines[2]).max(lines[3]);
+        let crossing = || {
+            lines
+                .iter()
+                .filter(|&&l| l == Pattern::Three || l == Pattern::OpenThree)
+                .count()
+                >= 2
+        };
+        let wanted = top >= Pattern::Four
+            || (have_threes && (top == Pattern::OpenThree || (CROSSING_THREES && crossing())));
+        if !wanted {
+            continue;
+        }
+        let shape = MoveShape::of(board, p, color);
+        out.push((shape.score(), p));
+    }
+    out.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
+    if board.rule() == Rule::Renju && color == Color::Black {
+        out.retain(|&(_, p)| !rules::is_forbidden(board, p));
+    }
+}
+
+/// Whether a move making closed threes on two lines is tried as a threat: it can
+/// create a double-four or four-three point where the lines cross (the search keeps it
+/// only if it does).
+pub const CROSSING_THREES: bool = true;
+
+/// Every legal four of `color` (its counter-threats when defending).
+pub fn four_moves(board: &mut Board, cells: &[Pos], color: Color, out: &mut SmallVec<[Pos; 16]>) {
+    if !has_four_points(board, color) {
+        return;
+    }
+    for &p in cells {
+        if board.is_empty(p)
+            && MoveShape::of(board, p, color).is_four()
+            && is_legal(board, p, color)
+        {
+            push_unique(out, p);
+        }
+    }
+}
+
+/// The cells where `color` now has a sure win point (see [`is_sure_win_point`]).
+pub fn sure_win_points(
+    board: &mut Board,
+    cells: &[Pos],
+    color: Color,
+    out: &mut SmallVec<[Pos; 8]>,
+) {
+    out.clear();
+    if !has_four_points(board, color) {
+        return;
+    }
+    for &p in cells {
+        if !board.is_empty(p) {
+            continue;
+        }
+        let shape = MoveShape::of(board, p, color);
+        let sure = if shape.wins_next() {
+            is_sure_win_point(board, p, color)
+        } else {
+            FOUR_THREE_THREATS
+                && shape.fours == 1
+                && shape.open_threes > 0
+                && is_four_three_point(board, p, color)
+        };
+        if sure {
+            out.push(p);
+        }
+    }
+}
+
+/// Whether a four-three point counts as a threat (a three-move that creates only a
+/// four-three point is then searched as a threat, with the wider reply window below).
+pub const FOUR_THREE_THREATS: bool = true;
+
+/// Whether the point `q` of `attacker` is still a sure win after the opponent's stone
+/// (see [`is_sure_win_point`] and [`is_four_three_point`]).
+pub fn still_sure(board: &mut Board, q: Pos, attacker: Color) -> bool {
+    let shape = MoveShape::of(board, q, attacker);
+    if shape.five || shape.wins_next() {
+        is_sure_win_point(board, q, attacker)
+    } else {
+        FOUR_THREE_THREATS && is_four_three_point(board, q, attacker)
+    }
+}
+
+/// The squares that might stop the sure win points `points` of the opponent, for a stone
+/// that is not a four: one stone must stop them all, so the candidates are the
+/// intersection over the points of the cells a stone there could matter from:
+/// - a straight-four (or double-four) point `q`: the cells of its four lines within ±5
+///   (a stone changes the pattern of `q` only from there);
+/// - a four-three point `q`: also the cells within ±9 along its lines (the straight-four
+///   point of the three and its own window lie up to four cells beyond `q`), and the
+///   cells within ±5, on any line, of each cell within ±4 (caro: ±9, the run ends) along
+///   `q`'s lines (the stone that stops the four lies there; a stone on its lines can
+///   make it a five point for the opponent).
+///
+/// Under renju a black point is watched on all four lines, because a white stone on any
+/// of them can change whether the point is forbidden. The caller re-checks each
+/// candidate exactly; the window only has to contain every stone that could matter.
+pub fn three_stopper_candidates(
+    board: &Board,
+    points: &[Pos],
+    attacker: Color,
+    out: &mut SmallVec<[Pos; 16]>,
+) {
+    out.clear();
+    if points.is_empty() {
+        return;
+    }
+    let all_lines = board.rule() == Rule::Renju && attacker == Color::Black;
+    let stopper_reach: i32 = if board.rule() == Rule::Caro { 9 } else { 4 };
+    let coords: SmallVec<[(Coord, bool); 8]> = points
+        .iter()
+        .map(|&q| {
+            (
+                board.coord(q),
+                !MoveShape::of(board, q, attacker).wins_next(),
+            )
+        })
+        .collect();
+    let reach = |q: Pos, cq: Coord, four_three: bool, c: Pos| -> bool {
+        if q == c {
+            return true;
+        }
+        let cc = board.coord(c);
+        let (dx, dy) = (cc.x - cq.x, cc.y - cq.y);
+        let aligned = dx == 0 || dy == 0 || dx == dy || dx == -dy;
+        let dist = dx.abs().max(dy.abs());
+        if four_three {
+            if aligned && dist <= 9 {
+                return true;
+            }
+            // Within five cells, on one line, of a cell on q's lines where the stopping
+            // stone can lie: the five point (±4), or under caro a run end (±9).
+            return (0..4).any(|d| {
+                let (sx, sy) = DIR_STEPS[d];
+                (-stopper_reach..=stopper_reach).any(|k: i32| {
+                    let (bx, by) = (cq.x + k * sx, cq.y + k * sy);
+                    let (ex, ey) = (cc.x - bx, cc.y - by);
+                    (ex == 0 || ey == 0 || ex == ey || ex == -ey) && ex.abs().max(ey.abs()) <= 5
+                })
+            });
+        }
+        aligned
+            && dist <= 5
+            && (all_lines || {
+                let dir = line_dir(dx, dy);
+                let l = board.pattern(q, attacker, dir);
+                l == Pattern::OpenFour || l == Pattern::DoubleFour || l == Pattern::Four
+            })
+    };
+    // Seeds: the cells around the first point (its lines, or its whole neighbourhood).
+    let (c0, wide) = coords[0];
+    let radius = if wide { 9 } else { 5 };
+    for y in (c0.y - radius)..=(c0.y + radius) {
+        for x in (c0.x - radius)..=(c0.x + radius) {
+            let Some(c) = board.pos(Coord::new(x, y)) else {
+                continue;
+            };
+            if board.is_empty(c)
+                && points
+                    .iter()
+                    .zip(coords.iter())
+                    .all(|(&q, &(cq, ft))| reach(q, cq, ft, c))
+            {
+                out.push(c);
+            }
+        }
+    }
+}
+
+/// Coordinate steps of the four line directions, in the board's direction order.
+const DIR_STEPS: [(i32, i32); 4] = [(1, 0), (0, 1), (1, 1), (-1, 1)];
+
+/// The direction index (0 row, 1 column, 2 diagonal, 3 anti-diagonal) of a step.
+fn line_dir(dx: i32, dy: i32) -> usize {
+    if dy == 0 {
+        0
+    } else if dx == 0 {
+        1
+    } else if dx == dy {
+        2
+    } else {
+        3
+    }
+}
+
+/// Whether `a` and `b` lie on one line (row, column or diagonal) at most four cells
+/// apart: a stone on `b` can then be part of the same five as one on `a`.
+pub fn shares_line(board: &Board, a: Pos, b: Pos) -> bool {
+    let (ca, cb) = (board.coord(a), board.coord(b));
+    let (dx, dy) = (ca.x - cb.x, ca.y - cb.y);
+    let aligned = dx == 0 || dy == 0 || dx == dy || dx == -dy;
+    aligned && dx.abs().max(dy.abs()) <= 4
+}
+
+/// Whether `color` has any cell that makes a four (a cheap counter test).
+#[inline]
+pub fn has_four_points(board: &Board, color: Color) -> bool {
+    board.pattern_count(color, Pattern::Four)
+        + board.pattern_count(color, Pattern::OpenFour)
+        + board.pattern_count(color, Pattern::DoubleFour)
+        > 0
+}
