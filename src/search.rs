@@ -18,6 +18,7 @@ use crate::eval::{self, EvalWeights, Value, INFINITE, WIN, WIN_THRESHOLD};
 use crate::movegen::{self, MoveList, ScoredMove, Threat};
 use crate::pattern::Pattern;
 use crate::rules;
+use crate::threat;
 use crate::time::{FailLow, IterationReport, Resolution, TimeManager};
 use crate::tt::{Bound, TranspositionTable};
 use crate::types::{Color, Coord, Rule};
@@ -29,6 +30,11 @@ pub const MAX_PLY: usize = 128;
 /// Moves searched at an interior node that is not forced (the pattern-score ordering
 /// puts the moves that matter first; the rest are pruned).
 const MAX_INTERIOR_MOVES: usize = 24;
+/// Threat-space search at the root: node cap per search, and the shares of the optimum
+/// time (1/N) the search for our win and the computation of defences may use.
+const ROOT_THREAT_NODES: u64 = 500_000;
+const WIN_SHARE_OF_OPTIMUM: u64 = 2;
+const DEFENCE_SHARE_OF_OPTIMUM: u64 = 4;
 /// Nodes between two checks of the hard time limit and the stop flag (a power of two).
 /// A clock read costs tens of nanoseconds; late-game nodes cost tens of microseconds.
 const LIMIT_CHECK_INTERVAL: u64 = 256;
@@ -51,6 +57,8 @@ pub const DEFAULT_TT_BYTES: usize = 64 << 20;
 /// judged by a match against the same engine without it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct SearchOptions {
+    /// The threat-space search at the root (wins and forced defences).
+    pub threat_search: bool,
     pub null_move: bool,
     pub aspiration: bool,
     pub late_move_reductions: bool,
@@ -60,6 +68,7 @@ pub struct SearchOptions {
 impl Default for SearchOptions {
     fn default() -> Self {
         SearchOptions {
+            threat_search: true,
             null_move: false,
             aspiration: false,
             late_move_reductions: false,
@@ -71,6 +80,7 @@ impl SearchOptions {
     pub fn from_config(config: &crate::config::Config) -> SearchOptions {
         let d = SearchOptions::default();
         SearchOptions {
+            threat_search: config.get_bool("search.threat_search", d.threat_search),
             null_move: config.get_bool("search.null_move", d.null_move),
             aspiration: config.get_bool("search.aspiration", d.aspiration),
             late_move_reductions: config.get_bool("search.lmr", d.late_move_reductions),
@@ -284,6 +294,21 @@ impl<'a> Worker<'a> {
             }
             return best;
         }
+        // Step 0: the threat-space search. A proven win is played at once; against an
+        // opponent's proven win only the moves that stop it are searched.
+        if self.limits.options.threat_search {
+            match self.root_threats(&mut root_moves, report) {
+                RootThreat::Win(m, value) => {
+                    return Outcome {
+                        best: m,
+                        value,
+                        depth: 0,
+                        nodes: self.nodes,
+                    }
+                }
+                RootThreat::Defend | RootThreat::None => {}
+            }
+        }
         for depth in 1..=self.limits.max_depth.max(1) {
             self.seldepth = 0;
             self.depth = depth;
@@ -336,6 +361,71 @@ impl<'a> Worker<'a> {
         }
         best.nodes = self.nodes;
         best
+    }
+
+    /// The threat-space search at the root, within a share of the move's time.
+    fn root_threats(
+        &mut self,
+        root_moves: &mut MoveList,
+        report: &mut dyn FnMut(&SearchEvent),
+    ) -> RootThreat {
+        let us = self.board.side_to_move();
+        // Not when a five must be answered or is ours: steps 1-2 already decided.
+        if self.board.has_five_point(us) || self.board.has_five_point(us.opponent()) {
+            return RootThreat::None;
+        }
+        // Deadlines as shares of the optimum: finding our own win is worth most.
+        let deadline = |share: u64| {
+            self.time.as_ref().map(|tm| {
+                Instant::now() + Duration::from_millis((tm.budget().optimum_ms / share).max(1))
+            })
+        };
+        let stop = Some(self.stop);
+        let limits = |deadline| threat::Limits {
+            level: threat::Level::Vct,
+            max_nodes: ROOT_THREAT_NODES,
+            max_depth: 30,
+            deadline,
+            stop,
+        };
+        if let Some(win) = threat::find_win(self.board, us, &limits(deadline(WIN_SHARE_OF_OPTIMUM)))
+        {
+            if let Some(first) = win.first_move() {
+                let line: Vec<String> = win
+                    .main_line()
+                    .iter()
+                    .map(|&p| self.board.coord(p).to_string())
+                    .collect();
+                report(&SearchEvent::Note(format!(
+                    "forced win: {}",
+                    line.join(" ")
+                )));
+                let plies = (2 * win.steps.len()).max(1) as Value;
+                return RootThreat::Win(first, WIN - plies);
+            }
+        }
+        match threat::defences(self.board, us, &limits(deadline(DEFENCE_SHARE_OF_OPTIMUM))) {
+            Some(defences) if !defences.is_empty() => {
+                let mut restricted: MoveList = root_moves
+                    .iter()
+                    .copied()
+                    .filter(|m| defences.contains(&m.pos))
+                    .collect();
+                for &d in &defences {
+                    if !restricted.iter().any(|m| m.pos == d) {
+                        restricted.push(ScoredMove { pos: d, score: 0 });
+                    }
+                }
+                self.retain_legal(&mut restricted);
+                if !restricted.is_empty() {
+                    *root_moves = restricted;
+                    return RootThreat::Defend;
+                }
+                RootThreat::None
+            }
+            // No threat, or every move loses (then the search picks the toughest).
+            _ => RootThreat::None,
+        }
     }
 
     /// Root moves: legal, filtered by the same forcing rules as any node, best first.
@@ -795,6 +885,15 @@ impl<'a> Worker<'a> {
             self.aborted = true;
         }
     }
+}
+
+/// What the threat-space search found at the root.
+enum RootThreat {
+    /// Our proven win: its first move and value.
+    Win(Pos, Value),
+    /// The opponent has a proven win; the root moves are now the defences.
+    Defend,
+    None,
 }
 
 // A short-lived local of every node: boxing the list would cost an allocation per node.
