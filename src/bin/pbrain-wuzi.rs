@@ -3,6 +3,15 @@
 
 use std::process::ExitCode;
 
+const USAGE: &str = "\
+usage: pbrain-wuzi                      play the Piskvork/Gomocup protocol on stdin/stdout
+       pbrain-wuzi bench [DEPTH]        fixed-depth benchmark (nodes, speed, signature)
+       pbrain-wuzi puzzles FILE [MS]    play each test position at MS per move (default 1000)
+       pbrain-wuzi solve --rule R --size N POS
+                                        threat-space search: win, defend, lost or none
+       pbrain-wuzi openings --rule R --size N [--count K] [--seed S] [--depth D] [--window W]
+                                        write a balanced opening list (offset format)";
+
 fn main() -> ExitCode {
     // stdout belongs to the protocol and Piskvork merges stderr into it: a panic message
     // must never reach either. Panics go to the log (when one is configured).
@@ -17,12 +26,7 @@ fn main() -> ExitCode {
         Some("solve") => ExitCode::from(wuzi::threat::solve_cli(&args[1..]).clamp(0, 255) as u8),
         Some("openings") => ExitCode::from(run_openings(&args[1..])),
         Some("help" | "--help" | "-h") => {
-            println!(
-                "usage: pbrain-wuzi            play the Piskvork/Gomocup protocol on stdin/stdout"
-            );
-            println!(
-                "       pbrain-wuzi bench      fixed-depth benchmark (nodes, speed, signature)"
-            );
+            println!("{USAGE}");
             ExitCode::SUCCESS
         }
         _ => {
