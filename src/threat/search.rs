@@ -51,6 +51,8 @@ const DEPENDENCY: bool = false;
 const VCF_THREATS: bool = true;
 /// Nodes of the VCF sub-search that decides whether a move threatens a VCF.
 const VCF_THREAT_NODES: u64 = 300;
+/// Squares of a threatened VCF's proof kept at most; a larger proof is not used.
+const VCF_PROOF_SQUARES: usize = 256;
 
 /// Whether three-moves are ordered by the defender's reply count (see `order_threes`).
 const PREFER_FEW_REPLIES: bool = false;
@@ -489,11 +491,13 @@ impl<'b, 'l> Searcher<'b, 'l> {
         let found = sub.run_budget();
         let mut squares = Vec::new();
         if found.is_some() {
-            sub.proof_squares(0, 256, &mut squares);
+            sub.proof_squares(0, VCF_PROOF_SQUARES, &mut squares);
         }
         let (used, aborted) = (sub.nodes, sub.aborted);
         self.nodes += used;
-        (found.is_some() && !aborted).then_some(squares)
+        // A proof cut at the cap would leave the reply window incomplete: no threat then.
+        let complete = squares.len() < VCF_PROOF_SQUARES;
+        (found.is_some() && !aborted && complete).then_some(squares)
     }
 
     /// After an attacker move that makes no sure win point, whether it threatens a VCF,
