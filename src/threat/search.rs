@@ -452,15 +452,25 @@ impl<'b, 'l> Searcher<'b, 'l> {
                         out.push(c);
                     }
                 }
-                // Counter-threats: any four of the defender forces an answer first.
-                let mut fours = SmallVec::new();
-                threats::four_moves(self.board, &self.cells, self.defender, &mut fours);
-                for f in fours {
-                    threats::push_unique(&mut out, f);
-                }
-                self.order_replies(&mut out);
+                return self.with_counter_fours(out);
             }
         }
+        if out.is_empty() {
+            Replies::Unstoppable
+        } else {
+            Replies::Moves(out)
+        }
+    }
+
+    /// Completes the replies to a three-like threat: adds the defender's fours (any four
+    /// forces an answer first, so it is a reply of its own) and orders them.
+    fn with_counter_fours(&mut self, mut out: SmallVec<[Pos; 16]>) -> Replies {
+        let mut fours = SmallVec::new();
+        threats::four_moves(self.board, &self.cells, self.defender, &mut fours);
+        for f in fours {
+            threats::push_unique(&mut out, f);
+        }
+        self.order_replies(&mut out);
         if out.is_empty() {
             Replies::Unstoppable
         } else {
@@ -541,17 +551,7 @@ impl<'b, 'l> Searcher<'b, 'l> {
                 out.push(c);
             }
         }
-        let mut fours = SmallVec::new();
-        threats::four_moves(self.board, &self.cells, self.defender, &mut fours);
-        for f in fours {
-            threats::push_unique(&mut out, f);
-        }
-        self.order_replies(&mut out);
-        Some(if out.is_empty() {
-            Replies::Unstoppable
-        } else {
-            Replies::Moves(out)
-        })
+        Some(self.with_counter_fours(out))
     }
 
     /// Strongest defences first: most lines fail, and a refutation found early saves
