@@ -83,6 +83,25 @@ static ZOBRIST: Lazy<Box<[[u64; 2]]>> = Lazy::new(|| {
     (0..MAX_CELLS).map(|_| [next(), next()]).collect()
 });
 
+/// The index offsets of the 5×5 square around a cell on a grid of width `stride`, the
+/// centre excluded. Two cells is within the wall border, so no offset leaves the grid.
+fn square_offsets(stride: isize) -> [isize; 24] {
+    let mut out = [0; 24];
+    let mut i = 0;
+    for dy in -2..=2isize {
+        for dx in -2..=2isize {
+            if dx != 0 || dy != 0 {
+                out[i] = dy * stride + dx;
+                i += 1;
+            }
+        }
+    }
+    out
+}
+
+/// Key toggled by a null move (a fixed odd constant; any value unlike the cell keys).
+const PASS_KEY: u64 = 0x9d3f_71a2_c46b_e015;
+
 /// The per-cell class of each line for each colour: `[color][direction]`.
 pub type CellPatterns = [[Pattern; 4]; 2];
 
@@ -100,9 +119,16 @@ pub struct Board {
     codes: Vec<[u32; 4]>,
     patterns: Vec<CellPatterns>,
     pattern_counts: [[u32; Pattern::COUNT]; 2],
+    /// For every cell, the stones within two cells in both directions (a 5×5 square):
+    /// the cells where moves are worth considering.
+    nearby: Vec<u8>,
+    /// Index offsets of the 5×5 square around a cell (centre excluded).
+    square: [isize; 24],
     stone_counts: [usize; 2],
     hash: u64,
     side_to_move: Color,
+    /// Null moves (passes) in force: each flips the side to move without a stone.
+    passes: u32,
     history: Vec<Pos>,
 }
 
@@ -126,9 +152,12 @@ impl Board {
             codes: vec![[0; 4]; cell_count],
             patterns: vec![[[Pattern::Dead; 4]; 2]; cell_count],
             pattern_counts: [[0; Pattern::COUNT]; 2],
+            nearby: vec![0; cell_count],
+            square: square_offsets(s),
             stone_counts: [0; 2],
             hash: 0,
             side_to_move: Color::Black,
+            passes: 0,
             history: Vec::with_capacity(width * height),
         };
         for y in 0..height {
@@ -280,6 +309,12 @@ impl Board {
         self.pattern_counts[color.index()][class as usize]
     }
 
+    /// Stones within two cells of `p` (in both directions).
+    #[inline]
+    pub fn stones_nearby(&self, p: Pos) -> u8 {
+        self.nearby[p.index()]
+    }
+
     /// True when `color` has a cell that makes five on some line.
     #[inline]
     pub fn has_five_point(&self, color: Color) -> bool {
@@ -315,6 +350,9 @@ impl Board {
         self.hash ^= ZOBRIST[p.index()][color.index()];
         self.stone_counts[color.index()] += 1;
         self.history.push(p);
+        for &d in &self.square {
+            self.nearby[(p.0 as isize + d) as usize] += 1;
+        }
         let bits = Cell::stone(color) as u32;
         self.update_lines(p, |code, shift| *code |= bits << shift);
         self.side_to_move = self.side_after_counts();
@@ -334,6 +372,9 @@ impl Board {
         self.cells[p.index()] = Cell::Empty;
         self.hash ^= ZOBRIST[p.index()][color.index()];
         self.stone_counts[color.index()] -= 1;
+        for &d in &self.square {
+            self.nearby[(p.0 as isize + d) as usize] -= 1;
+        }
         self.update_lines(p, |code, shift| *code &= !(3 << shift));
         self.refresh_patterns(p);
         self.count_patterns(p, 1);
@@ -342,11 +383,32 @@ impl Board {
     }
 
     fn side_after_counts(&self) -> Color {
-        if self.stone_counts[0] > self.stone_counts[1] {
+        let by_counts = if self.stone_counts[0] > self.stone_counts[1] {
             Color::White
         } else {
             Color::Black
+        };
+        if self.passes % 2 == 1 {
+            by_counts.opponent()
+        } else {
+            by_counts
         }
+    }
+
+    /// A null move: the side to move passes (for null-move pruning). The key changes so
+    /// the position after a pass is not confused with the one before.
+    pub fn make_null(&mut self) {
+        self.passes += 1;
+        self.hash ^= PASS_KEY;
+        self.side_to_move = self.side_after_counts();
+    }
+
+    /// Takes back the null move made last.
+    pub fn undo_null(&mut self) {
+        debug_assert!(self.passes > 0, "undo_null without a null move");
+        self.passes = self.passes.saturating_sub(1);
+        self.hash ^= PASS_KEY;
+        self.side_to_move = self.side_after_counts();
     }
 
     /// Applies `edit` to the code slot that `p` occupies in each of the twenty cells
@@ -419,13 +481,16 @@ impl Board {
 
     /// The Zobrist key recomputed from the stones.
     pub fn compute_hash(&self) -> u64 {
-        self.positions()
-            .filter_map(|p| match self.cell(p) {
-                Cell::Black => Some(ZOBRIST[p.index()][0]),
-                Cell::White => Some(ZOBRIST[p.index()][1]),
-                _ => None,
-            })
-            .fold(0, |h, z| h ^ z)
+        let passes = if self.passes % 2 == 1 { PASS_KEY } else { 0 };
+        passes
+            ^ self
+                .positions()
+                .filter_map(|p| match self.cell(p) {
+                    Cell::Black => Some(ZOBRIST[p.index()][0]),
+                    Cell::White => Some(ZOBRIST[p.index()][1]),
+                    _ => None,
+                })
+                .fold(0, |h, z| h ^ z)
     }
 
     /// Checks every piece of incremental state against a recomputation. Returns the first
@@ -457,6 +522,20 @@ impl Board {
         }
         if counts != self.pattern_counts {
             return Err("pattern counts differ from recomputation".into());
+        }
+        for p in self.positions() {
+            let c = self.coord(p);
+            let near = self
+                .history
+                .iter()
+                .filter(|&&q| {
+                    let d = self.coord(q);
+                    q != p && (d.x - c.x).abs() <= 2 && (d.y - c.y).abs() <= 2
+                })
+                .count();
+            if near != self.nearby[p.index()] as usize {
+                return Err(format!("nearby stone count of {c} differs"));
+            }
         }
         Ok(())
     }

@@ -5,8 +5,21 @@
 //! `engine` → `protocol`. Side tools (match runner, bench, solver) use the library; the
 //! library never depends on them.
 
+pub mod bench;
 pub mod board;
+pub mod config;
+pub mod engine;
+pub mod eval;
+pub mod logging;
+pub mod matchrunner;
+pub mod movegen;
+pub mod openings;
 pub mod pattern;
+pub mod protocol;
+pub mod puzzles;
 pub mod rules;
+pub mod search;
 pub mod threat;
+pub mod time;
+pub mod tt;
 pub mod types;

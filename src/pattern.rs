@@ -316,6 +316,25 @@ pub mod reference {
     }
 }
 
+/// Whether a line code can occur on a board: walls (off-board cells) only ever continue
+/// outwards to the end of the window, since the board's wall border is as wide as a half
+/// line. The other codes (most of them) are left `Dead` in the tables.
+pub fn is_realisable(code: u32) -> bool {
+    [(-1i32, -1i32), (1, 1)].iter().all(|&(first, step)| {
+        let mut wall_seen = false;
+        let mut offset = first;
+        while offset.unsigned_abs() as usize <= HALF_LINE {
+            let is_wall = Cell::from_bits(code >> slot_shift(offset)) == Cell::Wall;
+            if wall_seen && !is_wall {
+                return false;
+            }
+            wall_seen |= is_wall;
+            offset += step;
+        }
+        true
+    })
+}
+
 /// The lookup table of one rule: for every line code, the class for black and for white.
 pub struct PatternTable {
     entries: Box<[[Pattern; 2]]>,
@@ -326,7 +345,7 @@ impl PatternTable {
         let mut entries = vec![[Pattern::Dead; 2]; CODE_COUNT].into_boxed_slice();
         for color in Color::BOTH {
             let mut memo = reference::new_memo();
-            for code in 0..CODE_COUNT as u32 {
+            for code in (0..CODE_COUNT as u32).filter(|&c| is_realisable(c)) {
                 let line = reference::decode(code, Cell::stone(color));
                 entries[code as usize][color.index()] =
                     reference::classify_placed(&line, color, rule, Some(&mut memo));
@@ -464,6 +483,18 @@ mod tests {
                 }
             }
         }
+    }
+
+    #[test]
+    fn realisable_codes_have_walls_only_at_the_ends() {
+        let wall = |offset: i32| (Cell::Wall as u32) << slot_shift(offset);
+        assert!(is_realisable(0));
+        assert!(is_realisable(wall(5) | wall(4) | wall(-5)));
+        assert!(!is_realisable(wall(4)), "a wall with a cell beyond it");
+        assert!(!is_realisable(wall(-1) | wall(-2) | wall(-3) | wall(-5)));
+        let count = (0..CODE_COUNT as u32).filter(|&c| is_realisable(c)).count();
+        // Per half: 3^5 + 3^4 + ... + 3^0 = 364 shapes.
+        assert_eq!(count, 364 * 364);
     }
 
     #[test]

@@ -1,2 +1,154 @@
-//! The brain executable. Placeholder until the protocol layer lands.
-fn main() {}
+//! The brain executable: the Piskvork protocol on stdin/stdout, or a side tool when the
+//! first argument names one (`bench`, `solve`).
+
+use std::process::ExitCode;
+
+fn main() -> ExitCode {
+    // stdout belongs to the protocol and Piskvork merges stderr into it: a panic message
+    // must never reach either. Panics go to the log (when one is configured).
+    wuzi::logging::install_panic_hook();
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    match args.first().map(String::as_str) {
+        Some("bench") => {
+            let code = wuzi::bench::run(&args[1..]);
+            ExitCode::from(code)
+        }
+        Some("puzzles") => ExitCode::from(run_puzzles(&args[1..])),
+        Some("openings") => ExitCode::from(run_openings(&args[1..])),
+        Some("help" | "--help" | "-h") => {
+            println!(
+                "usage: pbrain-wuzi            play the Piskvork/Gomocup protocol on stdin/stdout"
+            );
+            println!(
+                "       pbrain-wuzi bench      fixed-depth benchmark (nodes, speed, signature)"
+            );
+            ExitCode::SUCCESS
+        }
+        _ => {
+            let config = wuzi::config::Config::load();
+            let log_dir = wuzi::logging::log_dir(None, wuzi::config::exe_dir().as_deref());
+            if let Some(warning) = wuzi::logging::init(
+                wuzi::logging::LogSettings::from_config(&config),
+                log_dir.as_deref(),
+            ) {
+                // Reported with the configuration's own warnings at the first command.
+                config.add_warning(warning);
+            }
+            let engine = wuzi::engine::Engine::with_config(config);
+            wuzi::protocol::run(engine, std::io::stdin(), std::io::stdout());
+            ExitCode::SUCCESS
+        }
+    }
+}
+
+/// `puzzles FILE [MS]`: plays every position of FILE through the engine and prints one
+/// line per position and a summary. Exit code 0 when all are solved, 1 otherwise.
+fn run_puzzles(args: &[String]) -> u8 {
+    let Some(path) = args.first() else {
+        println!("usage: pbrain-wuzi puzzles FILE [MS]");
+        return 2;
+    };
+    let ms = match args.get(1).map(|a| a.parse::<u64>()) {
+        None => 1000,
+        Some(Ok(ms)) => ms,
+        Some(Err(_)) => {
+            println!("MS must be a number of milliseconds");
+            return 2;
+        }
+    };
+    let text = match std::fs::read_to_string(path) {
+        Ok(t) => t,
+        Err(e) => {
+            println!("cannot read {path}: {e}");
+            return 2;
+        }
+    };
+    let puzzles = match wuzi::puzzles::parse(&text) {
+        Ok(p) => p,
+        Err(e) => {
+            println!("{path}: {e}");
+            return 2;
+        }
+    };
+    let mut solved = 0;
+    for p in &puzzles {
+        let a = wuzi::puzzles::attempt(p, ms);
+        solved += a.solved as usize;
+        let reply = a.reply.map_or("none".to_string(), |c| c.to_pos_notation());
+        println!(
+            "{:<20} {:<6} {} {:>5} ms  {}",
+            p.id,
+            format!("{:?}", p.kind),
+            if a.solved { "ok  " } else { "FAIL" },
+            a.elapsed.as_millis(),
+            reply
+        );
+    }
+    println!("solved {solved}/{} at {ms} ms per move", puzzles.len());
+    u8::from(solved != puzzles.len())
+}
+
+/// `openings …`: generates a balanced opening list (see `wuzi::openings`).
+fn run_openings(args: &[String]) -> u8 {
+    use wuzi::openings::{generate, to_offset_line, GenerateOptions};
+    let usage = "usage: pbrain-wuzi openings --rule R --size N [--count K] [--seed S] [--depth D] [--window W]";
+    let mut rule = None;
+    let mut size = 15usize;
+    let mut rest: Vec<(String, i64)> = Vec::new();
+    let mut it = args.iter();
+    while let Some(flag) = it.next() {
+        let Some(value) = it.next() else {
+            println!("{usage}");
+            return 2;
+        };
+        match flag.as_str() {
+            "--rule" => rule = wuzi::types::Rule::parse(value),
+            "--size" => match value.parse() {
+                Ok(n) => size = n,
+                Err(_) => rule = None,
+            },
+            "--count" | "--seed" | "--depth" | "--window" => match value.parse::<i64>() {
+                Ok(v) if v >= 0 => rest.push((flag.clone(), v)),
+                _ => {
+                    println!("{flag} needs a non-negative number\n{usage}");
+                    return 2;
+                }
+            },
+            _ => {
+                println!("unknown option {flag}\n{usage}");
+                return 2;
+            }
+        }
+    }
+    let Some(rule) = rule.filter(|_| (5..=32).contains(&size)) else {
+        println!("{usage}");
+        return 2;
+    };
+    let mut opts = GenerateOptions::new(rule, size);
+    for (flag, v) in rest {
+        match flag.as_str() {
+            "--count" => opts.count = v as usize,
+            "--seed" => opts.seed = v as u64,
+            "--depth" => opts.depth = v.clamp(1, 20) as i32,
+            _ => opts.window = v as i32,
+        }
+    }
+    let list = generate(&opts);
+    println!("# Balanced openings: rule {} ({}), {}x{}, offset format (dx,dy from the centre, black first).", rule.info_value(), rule, size, size);
+    println!(
+        "# Generated by `pbrain-wuzi openings --rule {} --size {} --count {} --seed {} --depth {} --window {}`:",
+        rule.info_value(), size, opts.count, opts.seed, opts.depth, opts.window
+    );
+    println!("# random compact openings of {}-{} stones, kept when the engine's depth-{} search values the", opts.min_stones, opts.max_stones, opts.depth);
+    println!(
+        "# side to move within +-{} and no side has a proven result; symmetric duplicates removed.",
+        opts.window
+    );
+    for o in &list {
+        println!("{}", to_offset_line(&o.stones, size));
+    }
+    if list.len() < opts.count {
+        println!("# only {} of {} openings found", list.len(), opts.count);
+    }
+    0
+}

@@ -1,0 +1,132 @@
+//! `pbrain-wuzi bench`: a fixed, deterministic workload.
+//!
+//! Fixed positions of every rule, a fixed depth, one thread and a fixed hash size: the
+//! total node count and the signature (a hash of every chosen move and node count) are
+//! the same for the same binary on every machine, so commits that change play quote
+//! them (`Bench: <nodes>`). Speeds (make+undo per second, nodes per second) are
+//! measurements and vary with the machine.
+
+use crate::board::Board;
+use crate::search::{SearchLimits, SearchState};
+use crate::types::{parse_pos_sequence, Rule};
+use std::sync::atomic::AtomicBool;
+use std::time::Instant;
+
+/// Middle-game positions (rule, size, moves in "pos" notation). The first ten are the
+/// common benchmark positions of `shared/positions/bench-positions.txt`; the caro ones
+/// reuse freestyle openings under the caro rule.
+pub const POSITIONS: &[(Rule, usize, &str)] = &[
+    (Rule::Freestyle, 15, "h8g7f6g8g9"),
+    (Rule::Freestyle, 15, "h2h5h4f6"),
+    (Rule::Freestyle, 20, "e2f2h3g3g6h5f9"),
+    (
+        Rule::Freestyle,
+        20,
+        "f5e3b7h5g3g4i6e4h4d4f2i5f4f6e5d6d7e7f8",
+    ),
+    (Rule::Standard, 15, "h8h7j6i7f7"),
+    (Rule::Standard, 15, "f6i9h8"),
+    (Rule::Standard, 15, "b3k10g2f6"),
+    (Rule::Renju, 15, "h8i9j10i8i7g9"),
+    (
+        Rule::Renju,
+        15,
+        "h8h9j9j8f8i7g7i9h6e9f6k7l6i10i6f9g9g11h10i11i8",
+    ),
+    (Rule::Renju, 15, "h8h9h6i10i6i9g9g8j11i7"),
+    (Rule::Caro, 15, "h8g7f6g8g9"),
+    (Rule::Caro, 15, "h8i9j10i8i7g9"),
+];
+
+/// Search depth of the bench.
+pub const DEPTH: i32 = 5;
+/// Transposition table of the bench (fixed so node counts do not depend on settings).
+const TT_BYTES: usize = 16 << 20;
+
+/// The deterministic part of a bench run.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct BenchResult {
+    pub nodes: u64,
+    pub signature: u64,
+}
+
+/// Searches every bench position to `depth` with a fresh table; returns nodes and
+/// signature, and the time spent searching.
+pub fn search_positions(depth: i32) -> (BenchResult, std::time::Duration) {
+    let mut nodes = 0u64;
+    let mut signature = 0xcbf2_9ce4_8422_2325u64; // FNV-1a offset basis
+    let mut mix = |v: u64| {
+        for byte in v.to_le_bytes() {
+            signature = (signature ^ byte as u64).wrapping_mul(0x0100_0000_01b3);
+        }
+    };
+    let started = Instant::now();
+    for &(rule, size, moves) in POSITIONS {
+        let mut board = bench_board(rule, size, moves);
+        let mut state = SearchState::new();
+        state.set_tt_bytes(TT_BYTES);
+        let stop = AtomicBool::new(false);
+        let outcome = state.evaluate(&mut board, SearchLimits::depth(depth), &stop);
+        nodes += outcome.nodes;
+        mix(outcome.nodes);
+        mix(outcome.best.0 as u64);
+        mix(outcome.value as u64);
+    }
+    (BenchResult { nodes, signature }, started.elapsed())
+}
+
+fn bench_board(rule: Rule, size: usize, moves: &str) -> Board {
+    let mut board = match Board::new(size, size, rule) {
+        Ok(b) => b,
+        Err(e) => unreachable_bench(&e.to_string()),
+    };
+    for c in parse_pos_sequence(moves).unwrap_or_default() {
+        if board.play(c).is_err() {
+            unreachable_bench("bench position has an illegal move");
+        }
+    }
+    board
+}
+
+fn unreachable_bench(why: &str) -> ! {
+    // The positions are constants of this file; a failure here is a bug in the file.
+    panic!("bench data is broken: {why}")
+}
+
+/// make+undo pairs per second on a middle-game position (one core).
+pub fn make_undo_rate() -> f64 {
+    let mut board = bench_board(Rule::Freestyle, 15, POSITIONS[0].2);
+    let empties: Vec<_> = board.positions().filter(|&p| board.is_empty(p)).collect();
+    let rounds = 2_000_000usize;
+    let started = Instant::now();
+    let mut sink = 0u64;
+    for i in 0..rounds {
+        board.make(empties[(i * 7) % empties.len()]);
+        sink ^= board.hash();
+        board.undo();
+    }
+    std::hint::black_box(sink);
+    rounds as f64 / started.elapsed().as_secs_f64()
+}
+
+/// The `bench` command. Optional argument: the depth.
+pub fn run(args: &[String]) -> u8 {
+    let depth = match args.first().map(|a| a.parse::<i32>()) {
+        None => DEPTH,
+        Some(Ok(d)) if (1..=30).contains(&d) => d,
+        Some(_) => {
+            println!("usage: pbrain-wuzi bench [depth 1..30]");
+            return 2;
+        }
+    };
+    let rate = make_undo_rate();
+    println!("make+undo/s : {:.0}", rate);
+    let (result, elapsed) = search_positions(depth);
+    let ms = elapsed.as_millis().max(1) as u64;
+    println!("positions   : {} at depth {depth}", POSITIONS.len());
+    println!("time ms     : {ms}");
+    println!("nodes/s     : {}", result.nodes * 1000 / ms);
+    println!("signature   : {:016x}", result.signature);
+    println!("Bench: {}", result.nodes);
+    0
+}

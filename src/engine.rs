@@ -1,0 +1,510 @@
+//! The engine facade: the one object the protocol layer talks to.
+//!
+//! It owns the board, the settings that `INFO` changes, and the search state (TT). The
+//! protocol turns commands into calls here and prints what comes back; nothing in here
+//! prints. Every method that changes the position either succeeds completely or leaves
+//! the engine exactly as it was and returns an error.
+
+use crate::board::{Board, BoardError};
+use crate::config::Config;
+use crate::rules;
+use crate::search::{self, SearchEvent, SearchLimits};
+use crate::time::{Budget, Clock, GameProgress, SystemClock, TimeControl, TimeManager, TimeParams};
+use crate::types::{Color, Coord, Rule};
+use std::fmt;
+use std::sync::atomic::AtomicBool;
+use std::time::Instant;
+
+/// Values set by `INFO` (PROTOCOL.md §3). Times in milliseconds, memory in bytes.
+#[derive(Clone, Debug)]
+pub struct Settings {
+    /// Per-move limit; 0 = play as fast as possible.
+    pub timeout_turn: u64,
+    /// Per-game limit; 0 = unlimited.
+    pub timeout_match: u64,
+    /// Match time left, sent before every move; may be negative. `None` until sent.
+    pub time_left: Option<i64>,
+    /// Whole-process memory limit; 0 = none.
+    pub max_memory: u64,
+    pub rule: Rule,
+    pub game_type: i64,
+    pub thread_num: usize,
+    /// Transposition table size in KiB asked by `INFO hash_size` (Yixin); 0 = automatic.
+    pub hash_size_kb: u64,
+    pub max_depth: Option<u32>,
+    pub max_node: Option<u64>,
+    pub show_detail: bool,
+    pub folder: Option<String>,
+}
+
+impl Default for Settings {
+    fn default() -> Settings {
+        Settings {
+            // Piskvork's defaults when a manager sends nothing.
+            timeout_turn: 30_000,
+            timeout_match: 0,
+            time_left: None,
+            max_memory: 0,
+            rule: Rule::Freestyle,
+            game_type: 1,
+            thread_num: 1,
+            hash_size_kb: 0,
+            max_depth: None,
+            max_node: None,
+            show_detail: false,
+            folder: None,
+        }
+    }
+}
+
+/// Whose stone a `BOARD` line describes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Owner {
+    Own,
+    Opponent,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum EngineError {
+    /// A move or position command before `START`.
+    NoBoard,
+    Board(BoardError),
+    /// A position whose stone counts cannot arise in a game (own vs opponent).
+    ImpossibleStoneCount {
+        own: usize,
+        opponent: usize,
+    },
+    /// `TAKEBACK` of a cell without a stone.
+    NothingToTakeBack(Coord),
+    /// Asked to move on a full board.
+    BoardFull,
+    /// A `SWAP2BOARD` with a stone count other than 0, 3 or 5.
+    BadSwap2Count(usize),
+}
+
+impl fmt::Display for EngineError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            EngineError::NoBoard => write!(f, "no board: send START first"),
+            EngineError::Board(e) => write!(f, "{e}"),
+            EngineError::ImpossibleStoneCount { own, opponent } => write!(
+                f,
+                "impossible position: {own} own and {opponent} opponent stones (own must equal opponent or be one fewer)"
+            ),
+            EngineError::NothingToTakeBack(c) => write!(f, "no stone at {c} to take back"),
+            EngineError::BoardFull => write!(f, "the board is full"),
+            EngineError::BadSwap2Count(n) => write!(f, "SWAP2BOARD needs 0, 3 or 5 stones, got {n}"),
+        }
+    }
+}
+
+impl From<BoardError> for EngineError {
+    fn from(e: BoardError) -> Self {
+        EngineError::Board(e)
+    }
+}
+
+/// The brain's answer to a `SWAP2BOARD` position.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Swap2Reply {
+    /// Take the other colour.
+    Swap,
+    /// Place these stones (3 on an empty board, 2 to "put two", 1 to stay and play).
+    Place(Vec<Coord>),
+}
+
+pub struct Engine {
+    settings: Settings,
+    board: Option<Board>,
+    search: search::SearchState,
+    config: Config,
+    time_params: TimeParams,
+    search_options: search::SearchOptions,
+    eval_weights: crate::eval::EvalWeights,
+    /// Started with the engine (at process start): the origin of every time stamp.
+    clock: SystemClock,
+}
+
+impl Default for Engine {
+    fn default() -> Self {
+        Engine::new()
+    }
+}
+
+impl Engine {
+    /// An engine with the compiled-in default configuration.
+    pub fn new() -> Engine {
+        Engine::with_config(Config::embedded())
+    }
+
+    /// An engine configured by `config` (problems found in it are reported through
+    /// `take_notice`).
+    pub fn with_config(config: Config) -> Engine {
+        let settings = Settings {
+            thread_num: config.get_u64_in("engine.threads", 1..=256, 1) as usize,
+            ..Settings::default()
+        };
+        Engine {
+            settings,
+            board: None,
+            search: search::SearchState::new(),
+            time_params: TimeParams::from_config(&config),
+            search_options: search::SearchOptions::from_config(&config),
+            eval_weights: crate::eval::EvalWeights::from_config(&config),
+            config,
+            clock: SystemClock::new(),
+        }
+    }
+
+    /// A problem to tell the user about (configuration warnings), once.
+    pub fn take_notice(&mut self) -> Option<String> {
+        self.config.take_warning()
+    }
+
+    pub fn settings(&self) -> &Settings {
+        &self.settings
+    }
+
+    /// Settings that take effect at the next search. For the rule use `set_rule`.
+    pub fn settings_mut(&mut self) -> &mut Settings {
+        &mut self.settings
+    }
+
+    pub fn board(&self) -> Option<&Board> {
+        self.board.as_ref()
+    }
+
+    /// Changes the rule. Managers send `INFO rule` before or after `START`, so a current
+    /// board is rebuilt under the new rule with the same stones in the same order.
+    pub fn set_rule(&mut self, rule: Rule) {
+        self.settings.rule = rule;
+        if let Some(old) = &self.board {
+            if old.rule() != rule {
+                if let Ok(rebuilt) = rebuild(old, rule, None) {
+                    self.board = Some(rebuilt);
+                }
+            }
+        }
+    }
+
+    /// `START n` / `RECTSTART w,h`: a new empty board. On error the old board stays.
+    pub fn start(&mut self, width: usize, height: usize) -> Result<(), EngineError> {
+        let board = Board::new(width, height, self.settings.rule)?;
+        self.board = Some(board);
+        self.search.new_game();
+        Ok(())
+    }
+
+    /// `RESTART`: a new empty board of the same size.
+    pub fn restart(&mut self) -> Result<(), EngineError> {
+        let (w, h) = {
+            let b = self.board.as_ref().ok_or(EngineError::NoBoard)?;
+            (b.width(), b.height())
+        };
+        self.start(w, h)
+    }
+
+    /// Plays a stone for the side to move (the opponent's `TURN`, an imposed `PLAY`, or
+    /// our own chosen move).
+    pub fn play(&mut self, c: Coord) -> Result<(), EngineError> {
+        let board = self.board.as_mut().ok_or(EngineError::NoBoard)?;
+        board.play(c)?;
+        Ok(())
+    }
+
+    /// `BOARD` / `YXBOARD`: replaces the position by these stones, in the given order.
+    /// Our colour follows from the counts: equal counts mean we are black (to move), one
+    /// opponent stone more means we are white. Checked completely before anything
+    /// changes.
+    pub fn set_position(&mut self, stones: &[(Coord, Owner)]) -> Result<(), EngineError> {
+        let current = self.board.as_ref().ok_or(EngineError::NoBoard)?;
+        let own = stones.iter().filter(|(_, o)| *o == Owner::Own).count();
+        let opponent = stones.len() - own;
+        let own_color = if own == opponent {
+            Color::Black
+        } else if opponent == own + 1 {
+            Color::White
+        } else {
+            return Err(EngineError::ImpossibleStoneCount { own, opponent });
+        };
+        let mut board = Board::new(current.width(), current.height(), current.rule())?;
+        for &(c, owner) in stones {
+            let p = board.pos(c).ok_or(BoardError::OffBoard(c))?;
+            if !board.is_empty(p) {
+                return Err(BoardError::Occupied(c).into());
+            }
+            let color = if owner == Owner::Own {
+                own_color
+            } else {
+                own_color.opponent()
+            };
+            board.place(p, color);
+        }
+        self.board = Some(board);
+        Ok(())
+    }
+
+    /// `TAKEBACK x,y`: removes that stone (normally the last one played).
+    pub fn takeback(&mut self, c: Coord) -> Result<(), EngineError> {
+        let board = self.board.as_mut().ok_or(EngineError::NoBoard)?;
+        let p = board.pos(c).ok_or(BoardError::OffBoard(c))?;
+        if board.is_empty(p) {
+            return Err(EngineError::NothingToTakeBack(c));
+        }
+        if board.last_move() == Some(p) {
+            board.undo();
+        } else {
+            // An older stone: rebuild the position without it, keeping the order.
+            let rebuilt = rebuild(board, board.rule(), Some(p))?;
+            *board = rebuilt;
+        }
+        Ok(())
+    }
+
+    /// Searches the position for the side to move and returns the chosen move without
+    /// playing it. `started` is when the move command was read: the turn clock runs from
+    /// there. `stop` ends the search early (YXSTOP/STOP/END) with the best move so far.
+    pub fn think(
+        &mut self,
+        started: Instant,
+        stop: &AtomicBool,
+        report: &mut dyn FnMut(&SearchEvent),
+    ) -> Result<Coord, EngineError> {
+        let board = self.board.as_ref().ok_or(EngineError::NoBoard)?;
+        if board.is_full() {
+            return Err(EngineError::BoardFull);
+        }
+        let limits = self.limits_for(board, started, 1.0);
+        self.search
+            .set_tt_bytes(tt_bytes(&self.settings, &self.config));
+        // The search works on a copy: whatever happens inside it (even a panic caught by
+        // the protocol), the engine's own position stays intact.
+        let mut scratch = board.clone();
+        let best = self.search.search(&mut scratch, limits, stop, report);
+        Ok(board.coord(best))
+    }
+
+    /// Searches and plays the chosen move: the reply to `BEGIN`, `TURN` and `BOARD`.
+    pub fn think_and_play(
+        &mut self,
+        started: Instant,
+        stop: &AtomicBool,
+        report: &mut dyn FnMut(&SearchEvent),
+    ) -> Result<Coord, EngineError> {
+        let c = self.think(started, stop, report)?;
+        self.play(c)?;
+        Ok(c)
+    }
+
+    /// The limits of one search started by a command read at `started`; `share` scales
+    /// both budgets (a swap2 colour choice takes half).
+    fn limits_for(&self, board: &Board, started: Instant, share: f64) -> SearchLimits {
+        let s = &self.settings;
+        let control =
+            TimeControl::from_info(s.timeout_turn as i64, s.timeout_match as i64, s.time_left);
+        let empty = board.width() * board.height() - board.move_count();
+        let progress = GameProgress {
+            stones: board.move_count() as u32,
+            empty_cells: empty as u32,
+        };
+        let mut budget = Budget::compute(&self.time_params, &control, progress);
+        if share < 1.0 {
+            budget = Budget {
+                optimum_ms: (budget.optimum_ms as f64 * share) as u64,
+                hard_ms: (budget.hard_ms as f64 * share) as u64,
+            };
+        }
+        // The turn clock started when the command was read, not now.
+        let waited = started.elapsed().as_millis() as u64;
+        let started_at_ms = self.clock.now_ms().saturating_sub(waited);
+        SearchLimits {
+            started,
+            time: Some(TimeManager::start(
+                self.clock,
+                started_at_ms,
+                budget,
+                self.time_params.clone(),
+            )),
+            max_depth: s
+                .max_depth
+                .map_or(search::MAX_PLY as i32, |d| d.max(1) as i32),
+            max_nodes: s.max_node.unwrap_or(u64::MAX),
+            options: self.search_options,
+            eval: self.eval_weights,
+        }
+    }
+
+    /// Black's forbidden points (renju; empty otherwise), for `YXSHOWFORBID`.
+    pub fn forbidden_points(&self) -> Result<Vec<Coord>, EngineError> {
+        let board = self.board.as_ref().ok_or(EngineError::NoBoard)?;
+        Ok(rules::forbidden_points(board)
+            .into_iter()
+            .map(|p| board.coord(p))
+            .collect())
+    }
+
+    /// `YXHASHCLEAR`.
+    pub fn clear_hash(&mut self) {
+        self.search.clear_hash();
+    }
+
+    /// `SWAP2BOARD`: the opening stage of swap2. `stones` are in move order, black first.
+    pub fn swap2(
+        &mut self,
+        stones: &[Coord],
+        started: Instant,
+        stop: &AtomicBool,
+    ) -> Result<Swap2Reply, EngineError> {
+        let current = self.board.as_ref().ok_or(EngineError::NoBoard)?;
+        let mut board = Board::new(current.width(), current.height(), current.rule())?;
+        for &c in stones {
+            board.play(c)?;
+        }
+        let reply = match stones.len() {
+            0 => Swap2Reply::Place(search::swap2_opening(&board)),
+            3 | 5 => {
+                // We would play the side to move (white after 3 stones, black... after 5
+                // stones white moves; after 3 we may also swap to black). Swap when the
+                // side to move stands worse than the side that just moved.
+                // A colour choice deserves a real look but must leave time for the move.
+                let limits = self.limits_for(&board, started, 0.5);
+                let mut scratch = board.clone();
+                let outcome = self.search.evaluate(&mut scratch, limits, stop);
+                if outcome.value < 0 {
+                    Swap2Reply::Swap
+                } else {
+                    Swap2Reply::Place(vec![scratch.coord(outcome.best)])
+                }
+            }
+            n => return Err(EngineError::BadSwap2Count(n)),
+        };
+        // Our own stones of a "place" reply are on the position from now on.
+        let mut placed = board;
+        if let Swap2Reply::Place(moves) = &reply {
+            for &c in moves {
+                placed.play(c)?;
+            }
+        }
+        self.board = Some(placed);
+        Ok(reply)
+    }
+}
+
+/// `board` rebuilt under `rule`, optionally without the stone at `skip`, stones placed in
+/// their original order with their original colours.
+fn rebuild(
+    board: &Board,
+    rule: Rule,
+    skip: Option<crate::board::Pos>,
+) -> Result<Board, EngineError> {
+    let mut fresh = Board::new(board.width(), board.height(), rule)?;
+    for &p in board.history() {
+        if Some(p) == skip {
+            continue;
+        }
+        let c = board.coord(p);
+        let color = board.stone_at(c).unwrap_or(Color::Black);
+        // Same geometry, so the cell index is the same.
+        fresh.place(p, color);
+    }
+    Ok(fresh)
+}
+
+/// Bytes for the transposition table. Asked for by `INFO hash_size` (KiB), else by the
+/// config's `engine.hash_mb`; when neither asks, the default, or four times it when a
+/// `max_memory` is known. Always capped so that the rest of the process (tables, stacks,
+/// code: well under 48 MiB) fits in `max_memory` too.
+fn tt_bytes(settings: &Settings, config: &Config) -> usize {
+    const PROCESS_MARGIN: u64 = 48 << 20;
+    let default = crate::search::DEFAULT_TT_BYTES as u64;
+    let asked = if settings.hash_size_kb > 0 {
+        settings.hash_size_kb.saturating_mul(1024)
+    } else {
+        config.get_u64_in("engine.hash_mb", 0..=65_536, 0) << 20
+    };
+    let (wanted, cap) = match (asked, settings.max_memory) {
+        (0, 0) => (default, u64::MAX),
+        (0, limit) => (default * 4, limit.saturating_sub(PROCESS_MARGIN)),
+        (asked, 0) => (asked, u64::MAX),
+        (asked, limit) => (asked, limit.saturating_sub(PROCESS_MARGIN)),
+    };
+    wanted.min(cap).max(1 << 20) as usize
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn settings(hash_size_kb: u64, max_memory: u64) -> Settings {
+        Settings {
+            hash_size_kb,
+            max_memory,
+            ..Settings::default()
+        }
+    }
+
+    #[test]
+    fn the_table_leaves_room_for_the_process_under_max_memory() {
+        let config = Config::embedded();
+        // Gomocup: 350 MiB for the whole process tree.
+        let gomocup = tt_bytes(&settings(0, 367_001_600), &config);
+        assert!(gomocup as u64 + (48 << 20) <= 367_001_600, "{gomocup}");
+        assert!(
+            gomocup >= 128 << 20,
+            "a large limit gets a large table: {gomocup}"
+        );
+        // hash_size asks for more than max_memory allows: max_memory wins.
+        let capped = tt_bytes(&settings(1 << 20, 100 << 20), &config);
+        assert_eq!(capped, (100 << 20) - (48 << 20));
+        // hash_size alone is taken as asked (KiB), never below 1 MiB.
+        assert_eq!(tt_bytes(&settings(8192, 0), &config), 8 << 20);
+        assert_eq!(tt_bytes(&settings(16, 0), &config), 1 << 20);
+        // Nothing asked, no limit: the default.
+        assert_eq!(
+            tt_bytes(&settings(0, 0), &config),
+            crate::search::DEFAULT_TT_BYTES
+        );
+    }
+
+    #[test]
+    fn a_rejected_position_leaves_the_engine_unchanged() {
+        let mut engine = Engine::new();
+        engine.start(15, 15).unwrap();
+        engine.play(Coord::new(7, 7)).unwrap();
+        let before = engine.board().unwrap().hash();
+        let too_many_own = [
+            (Coord::new(1, 1), Owner::Own),
+            (Coord::new(2, 2), Owner::Own),
+        ];
+        assert!(matches!(
+            engine.set_position(&too_many_own),
+            Err(EngineError::ImpossibleStoneCount { .. })
+        ));
+        let duplicate = [
+            (Coord::new(1, 1), Owner::Own),
+            (Coord::new(1, 1), Owner::Opponent),
+        ];
+        assert!(matches!(
+            engine.set_position(&duplicate),
+            Err(EngineError::Board(BoardError::Occupied(_)))
+        ));
+        assert!(engine.takeback(Coord::new(3, 3)).is_err());
+        assert_eq!(engine.board().unwrap().hash(), before);
+        assert_eq!(engine.board().unwrap().move_count(), 1);
+    }
+
+    #[test]
+    fn a_rule_change_keeps_the_stones() {
+        let mut engine = Engine::new();
+        engine.start(15, 15).unwrap();
+        for (x, y) in [(7, 7), (8, 8), (6, 7)] {
+            engine.play(Coord::new(x, y)).unwrap();
+        }
+        let before = engine.board().unwrap().hash();
+        engine.set_rule(Rule::Renju);
+        let board = engine.board().unwrap();
+        assert_eq!(board.rule(), Rule::Renju);
+        assert_eq!(board.hash(), before);
+        assert_eq!(board.side_to_move(), Color::White);
+    }
+}

@@ -1,0 +1,273 @@
+//! What the user reads: a progress line per finished game and the final table.
+
+use super::elo::{estimate, Tally};
+use super::game::EndReason;
+use super::tournament::{GameReport, MatchConfig, MatchResult, MatchState};
+use crate::types::Color;
+use std::collections::BTreeMap;
+
+/// One engine's results, split by colour, and its losses by reason.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct EngineStanding {
+    /// Indexed by `Color::index()`.
+    pub by_color: [Tally; 2],
+    pub losses_by_reason: BTreeMap<EndReason, u32>,
+}
+
+impl EngineStanding {
+    pub fn total(&self) -> Tally {
+        let [b, w] = self.by_color;
+        Tally {
+            wins: b.wins + w.wins,
+            losses: b.losses + w.losses,
+            draws: b.draws + w.draws,
+        }
+    }
+}
+
+/// Standings of both engines over the given games.
+pub fn standings(games: &[GameReport]) -> [EngineStanding; 2] {
+    let mut table: [EngineStanding; 2] = Default::default();
+    for game in games {
+        for color in Color::BOTH {
+            let standing = &mut table[game.engine_of(color)];
+            let tally = &mut standing.by_color[color.index()];
+            match game.outcome.winner {
+                None => tally.draws += 1,
+                Some(w) if w == color => tally.wins += 1,
+                Some(_) => {
+                    tally.losses += 1;
+                    *standing
+                        .losses_by_reason
+                        .entry(game.outcome.reason)
+                        .or_insert(0) += 1;
+                }
+            }
+        }
+    }
+    table
+}
+
+fn result_text(game: &GameReport) -> &'static str {
+    match game.winner_engine() {
+        None => "1/2-1/2",
+        Some(0) => "1-0",
+        Some(_) => "0-1",
+    }
+}
+
+/// `game  3/20: alpha (black) vs beta: 1-0 five, 41 stones, 8.2 s [score 2-1-0]`
+pub fn progress_line(config: &MatchConfig, game: &GameReport, state: &MatchState) -> String {
+    let names = [&config.engines[0].name, &config.engines[1].name];
+    let first_colour = if game.black_engine == 0 {
+        "black"
+    } else {
+        "white"
+    };
+    let opening = if game.opening.line == 0 {
+        String::new()
+    } else {
+        format!(", opening line {}", game.opening.line)
+    };
+    let t = &state.tally;
+    let llr = state
+        .llr
+        .map(|llr| format!(" LLR {:.2}", llr))
+        .unwrap_or_default();
+    format!(
+        "game {:>3}/{}: {} ({}) vs {}{}: {} {} ({}), {} stones, {:.1} s [{}-{}-{}{}]",
+        game.index + 1,
+        config.games,
+        names[0],
+        first_colour,
+        names[1],
+        opening,
+        result_text(game),
+        game.outcome.reason,
+        game.outcome.detail,
+        game.outcome.moves.len(),
+        game.wall.as_secs_f64(),
+        t.wins,
+        t.losses,
+        t.draws,
+        llr
+    )
+}
+
+fn signed(value: f64) -> String {
+    if value.is_infinite() {
+        if value > 0.0 { "+inf" } else { "-inf" }.to_string()
+    } else {
+        // Adding 0.0 turns −0.0 into +0.0.
+        format!("{:+.1}", value + 0.0)
+    }
+}
+
+/// The final table: W/L/D per engine and colour, losses by reason, Elo, SPRT, timing.
+pub fn final_table(config: &MatchConfig, result: &MatchResult) -> String {
+    let state = &result.state;
+    let table = standings(&state.games);
+    let width = config
+        .engines
+        .iter()
+        .map(|e| e.name.len())
+        .max()
+        .unwrap_or(6)
+        .max(6);
+    let mut out = format!(
+        "{:<width$} {:>5} {:>4} {:>4} {:>4} {:>6}   {:>11}   {:>11}\n",
+        "Engine", "Games", "W", "L", "D", "Score", "Black W-L-D", "White W-L-D"
+    );
+    for (spec, standing) in config.engines.iter().zip(&table) {
+        let total = standing.total();
+        let [b, w] = standing.by_color;
+        out.push_str(&format!(
+            "{:<width$} {:>5} {:>4} {:>4} {:>4} {:>5.1}%   {:>11}   {:>11}\n",
+            spec.name,
+            total.games(),
+            total.wins,
+            total.losses,
+            total.draws,
+            100.0 * total.score(),
+            format!("{}-{}-{}", b.wins, b.losses, b.draws),
+            format!("{}-{}-{}", w.wins, w.losses, w.draws),
+        ));
+    }
+    for (spec, standing) in config.engines.iter().zip(&table) {
+        let reasons: Vec<String> = standing
+            .losses_by_reason
+            .iter()
+            .map(|(reason, n)| format!("{} {}", reason, n))
+            .collect();
+        let reasons = if reasons.is_empty() {
+            "none".to_string()
+        } else {
+            reasons.join(", ")
+        };
+        out.push_str(&format!("Losses of {}: {}\n", spec.name, reasons));
+    }
+    let draws: Vec<String> = EndReason::ALL
+        .iter()
+        .filter_map(|&r| {
+            let n = state
+                .games
+                .iter()
+                .filter(|g| g.outcome.winner.is_none() && g.outcome.reason == r)
+                .count();
+            (n > 0).then(|| format!("{} {}", r, n))
+        })
+        .collect();
+    if !draws.is_empty() {
+        out.push_str(&format!("Draws: {}\n", draws.join(", ")));
+    }
+    let e = estimate(&state.tally);
+    out.push_str(&format!(
+        "Elo {} - {}: {} [{}, {}] (95%), LOS {:.1}%\n",
+        config.engines[0].name,
+        config.engines[1].name,
+        signed(e.elo),
+        signed(e.lower),
+        signed(e.upper),
+        100.0 * e.los
+    ));
+    if let Some(sprt) = &config.sprt {
+        let (lower, upper) = sprt.bounds();
+        out.push_str(&format!(
+            "SPRT elo0={} elo1={} alpha={} beta={}: LLR {:.3} [{:.3}, {:.3}] {}\n",
+            sprt.elo0,
+            sprt.elo1,
+            sprt.alpha,
+            sprt.beta,
+            sprt.llr(&state.tally),
+            lower,
+            upper,
+            sprt.decide(&state.tally).name()
+        ));
+    }
+    let thinking: f64 = state.games.iter().map(|g| g.thinking().as_secs_f64()).sum();
+    // Overhead: the share of the workers' time not spent waiting for moves (launching
+    // brains, START, records, quitting). With -j N it assumes all N workers stay busy.
+    let workers = config.concurrency.clamp(1, config.games.max(1)) as f64;
+    let busy = result.wall.as_secs_f64() * workers;
+    let overhead = if busy > 0.0 {
+        100.0 * (1.0 - thinking / busy)
+    } else {
+        0.0
+    };
+    out.push_str(&format!(
+        "Time: {} games in {:.1} s wall ({} at once), engines thinking {:.1} s, overhead {:.1}%\n",
+        state.games.len(),
+        result.wall.as_secs_f64(),
+        workers,
+        thinking,
+        overhead
+    ));
+    if result.stopped_early {
+        out.push_str(&format!(
+            "Stopped after {} of {} games.\n",
+            state.games.len(),
+            config.games
+        ));
+    }
+    for warning in &state.warnings {
+        out.push_str(&format!("Warning: {}\n", warning));
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::matchrunner::game::GameOutcome;
+    use crate::matchrunner::opening::{Opening, Pairing};
+    use std::time::Duration;
+
+    fn game(
+        index: usize,
+        black_engine: usize,
+        winner: Option<Color>,
+        reason: EndReason,
+    ) -> GameReport {
+        GameReport {
+            index,
+            pairing: Pairing {
+                opening: 0,
+                first_engine_black: black_engine == 0,
+            },
+            black_engine,
+            opening: Opening::empty(),
+            outcome: GameOutcome {
+                winner,
+                reason,
+                detail: String::new(),
+                moves: Vec::new(),
+                logs: [Vec::new(), Vec::new()],
+            },
+            wall: Duration::ZERO,
+        }
+    }
+
+    #[test]
+    fn standings_split_by_engine_colour_and_reason() {
+        let games = [
+            game(0, 0, Some(Color::Black), EndReason::Five),
+            game(1, 1, Some(Color::Black), EndReason::Timeout),
+            game(2, 0, None, EndReason::BoardFull),
+            game(3, 1, Some(Color::White), EndReason::Crash),
+        ];
+        let [first, second] = standings(&games);
+        let tally = |wins, losses, draws| Tally {
+            wins,
+            losses,
+            draws,
+        };
+        // Engine 0: black in games 0 and 2 (win, draw), white in 1 and 3 (loss, win).
+        assert_eq!(first.by_color, [tally(1, 0, 1), tally(1, 1, 0)]);
+        assert_eq!(first.losses_by_reason.get(&EndReason::Timeout), Some(&1));
+        assert_eq!(first.total(), tally(2, 1, 1));
+        assert_eq!(second.by_color, [tally(1, 1, 0), tally(0, 1, 1)]);
+        assert_eq!(second.losses_by_reason.get(&EndReason::Five), Some(&1));
+        assert_eq!(second.losses_by_reason.get(&EndReason::Crash), Some(&1));
+        assert_eq!(second.losses_by_reason.len(), 2);
+    }
+}

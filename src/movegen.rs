@@ -1,0 +1,206 @@
+//! Candidate moves and their static scores, from the per-cell line patterns.
+//!
+//! A cell's score for a colour combines its four line classes; strong combinations
+//! (four-three, double three, double four) are scored as the threats they are. Move
+//! ordering uses `attack(own) + defence(opponent)`; the evaluation uses the same
+//! per-class weights.
+
+use crate::board::{Board, Pos};
+use crate::pattern::Pattern;
+use crate::types::Color;
+use smallvec::SmallVec;
+
+/// What one colour gets from playing a cell, all four lines considered together.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Threat {
+    None,
+    /// Some line potential, nothing forcing.
+    Quiet,
+    /// One open three.
+    OpenThree,
+    /// One four (forcing: the opponent must answer it).
+    Four,
+    /// Two open threes (a win unless the opponent has forcing moves).
+    DoubleThree,
+    /// A four plus an open three (a win unless the opponent has forcing moves).
+    FourThree,
+    /// Open four, double four or two fours: wins unless the opponent makes five first.
+    WinningFour,
+    /// Makes five.
+    Five,
+}
+
+/// Classifies the combined threat `color` makes by playing the empty cell `p`. Renju
+/// forbidden points are not excluded here; callers that may play for black check them.
+#[inline]
+pub fn threat_of(board: &Board, p: Pos, color: Color) -> Threat {
+    let lines = &board.cell_patterns(p)[color.index()];
+    let mut fours = 0;
+    let mut open_fours = 0;
+    let mut threes = 0;
+    let mut quiet = false;
+    for &class in lines {
+        match class {
+            Pattern::Five => return Threat::Five,
+            Pattern::OpenFour => open_fours += 1,
+            Pattern::DoubleFour => fours += 2,
+            Pattern::Four => fours += 1,
+            Pattern::OpenThree => threes += 1,
+            Pattern::Three | Pattern::OpenTwo | Pattern::Two => quiet = true,
+            _ => {}
+        }
+    }
+    if open_fours > 0 || fours >= 2 {
+        Threat::WinningFour
+    } else if fours == 1 && threes > 0 {
+        Threat::FourThree
+    } else if fours == 1 {
+        Threat::Four
+    } else if threes >= 2 {
+        Threat::DoubleThree
+    } else if threes == 1 {
+        Threat::OpenThree
+    } else if quiet {
+        Threat::Quiet
+    } else {
+        Threat::None
+    }
+}
+
+/// Weight of each line class for a cell's score (index = `Pattern as usize`).
+pub const CLASS_WEIGHT: [i32; Pattern::COUNT] = [
+    0,    // Dead
+    0,    // Overline
+    1,    // One
+    4,    // Two
+    9,    // OpenTwo
+    12,   // Three
+    40,   // OpenThree
+    50,   // Four
+    400,  // OpenFour
+    400,  // DoubleFour
+    5000, // Five
+];
+
+/// Bonus for combined threats on one cell, on top of the per-line weights.
+#[inline]
+fn combo_bonus(threat: Threat) -> i32 {
+    match threat {
+        Threat::Five => 20000,
+        Threat::WinningFour => 3000,
+        Threat::FourThree => 1500,
+        Threat::DoubleThree => 300,
+        _ => 0,
+    }
+}
+
+/// The score of `color` playing cell `p`: its line weights plus combination bonuses.
+#[inline]
+pub fn cell_score(board: &Board, p: Pos, color: Color) -> i32 {
+    let lines = &board.cell_patterns(p)[color.index()];
+    let sum: i32 = lines.iter().map(|&c| CLASS_WEIGHT[c as usize]).sum();
+    sum + combo_bonus(threat_of(board, p, color))
+}
+
+/// A candidate move with its ordering score.
+#[derive(Clone, Copy, Debug)]
+pub struct ScoredMove {
+    pub pos: Pos,
+    pub score: i32,
+}
+
+pub type MoveList = SmallVec<[ScoredMove; 64]>;
+
+/// Empty cells worth considering, each scored for the side to move as attack plus
+/// defence, in board order (callers order them: `sort_moves` or `keep_best`).
+/// A cell qualifies when a stone stands within two cells of it (in a 5×5 square).
+pub fn candidates(board: &Board) -> MoveList {
+    let us = board.side_to_move();
+    let them = us.opponent();
+    let mut list = MoveList::new();
+    for p in board.positions() {
+        if !board.is_empty(p) {
+            continue;
+        }
+        // Only cells within two of a stone: every cell that makes or stops a four, an
+        // open three or a broken three is that close, and far cells are rarely better.
+        if board.stones_nearby(p) == 0 {
+            continue;
+        }
+        // Attacking is worth a little more than the same defence: we move first.
+        let score = cell_score(board, p, us) * 6 / 5 + cell_score(board, p, them);
+        list.push(ScoredMove { pos: p, score });
+    }
+    list
+}
+
+/// The cells where `color` makes a four (or five), scored like `candidates`, best first.
+pub fn four_moves(board: &Board, color: Color) -> MoveList {
+    let them = color.opponent();
+    let mut list = MoveList::new();
+    for p in board.positions() {
+        if board.is_empty(p)
+            && board.cell_patterns(p)[color.index()]
+                .iter()
+                .any(|&c| c.is_four() || c == Pattern::Five)
+        {
+            let score = cell_score(board, p, color) * 6 / 5 + cell_score(board, p, them);
+            list.push(ScoredMove { pos: p, score });
+        }
+    }
+    sort_moves(&mut list);
+    list
+}
+
+/// Best first; ties by position, so the order is total and the search deterministic.
+fn better_first(a: &ScoredMove, b: &ScoredMove) -> std::cmp::Ordering {
+    b.score.cmp(&a.score).then(a.pos.cmp(&b.pos))
+}
+
+/// Sorts best first, ties by position.
+pub fn sort_moves(list: &mut MoveList) {
+    list.sort_unstable_by(better_first);
+}
+
+/// Keeps only the `keep` best moves, sorted best first. Partitioning first costs linear
+/// time instead of sorting every candidate of a node that will only try a few.
+pub fn keep_best(list: &mut MoveList, keep: usize) {
+    if list.len() > keep && keep > 0 {
+        list.select_nth_unstable_by(keep - 1, better_first);
+        list.truncate(keep);
+    }
+    sort_moves(list);
+}
+
+/// The cells where `color` makes five.
+pub fn five_points(board: &Board, color: Color) -> SmallVec<[Pos; 4]> {
+    let mut out = SmallVec::new();
+    if !board.has_five_point(color) {
+        return out;
+    }
+    for p in board.positions() {
+        if board.is_empty(p) && board.cell_patterns(p)[color.index()].contains(&Pattern::Five) {
+            out.push(p);
+        }
+    }
+    out
+}
+
+/// The empty cell nearest the centre (by Chebyshev distance, then row, then column) that
+/// the side to move may play; any empty cell if every one is forbidden; `None` on a full
+/// board. The last resort of move choice: it never offers an occupied cell.
+pub fn nearest_to_centre(board: &Board) -> Option<Pos> {
+    let (cx, cy) = (board.width() as i32 / 2, board.height() as i32 / 2);
+    let mut empties: Vec<Pos> = board.positions().filter(|&p| board.is_empty(p)).collect();
+    empties.sort_by_key(|&p| {
+        let c = board.coord(p);
+        ((c.x - cx).abs().max((c.y - cy).abs()), c.y, c.x)
+    });
+    let us = board.side_to_move();
+    let mut scratch = board.clone();
+    empties
+        .iter()
+        .copied()
+        .find(|&p| crate::rules::is_legal_for(&mut scratch, p, us))
+        .or_else(|| empties.first().copied())
+}

@@ -1,0 +1,249 @@
+//! Balanced opening lists: generation, the "offset" file format, and validation.
+//!
+//! An opening is a few stones near the centre in move order, black first. A list is made
+//! by drawing compact random openings from a seeded generator and keeping those whose
+//! value, by the engine's own fixed-depth search from the side to move, lies within a
+//! balance window and is not a proven result; openings equal under a symmetry of the
+//! board are kept once. The file format is c-gomoku-cli's "offset" format (PROTOCOL.md
+//! §7): `dx,dy, dx,dy, …` relative to the centre `(size/2, size/2)`.
+
+use crate::board::Board;
+use crate::eval::{self, Value};
+use crate::search::{SearchLimits, SearchState};
+use crate::types::{Coord, Rule};
+use rand::rngs::StdRng;
+use rand::{Rng, SeedableRng};
+use std::collections::BTreeSet;
+use std::sync::atomic::AtomicBool;
+
+/// How a list is generated.
+#[derive(Clone, Debug)]
+pub struct GenerateOptions {
+    pub rule: Rule,
+    pub size: usize,
+    pub count: usize,
+    pub seed: u64,
+    /// Fixed search depth of the balance check.
+    pub depth: i32,
+    /// Keep openings whose value is within ±window (evaluation units).
+    pub window: Value,
+    pub min_stones: usize,
+    pub max_stones: usize,
+}
+
+impl GenerateOptions {
+    pub fn new(rule: Rule, size: usize) -> GenerateOptions {
+        GenerateOptions {
+            rule,
+            size,
+            count: 50,
+            seed: 1,
+            depth: 6,
+            window: 80,
+            min_stones: 3,
+            max_stones: 8,
+        }
+    }
+}
+
+/// One accepted opening with the value that admitted it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Opening {
+    pub stones: Vec<Coord>,
+    /// Value for the side to move at the generation depth.
+    pub value: Value,
+}
+
+/// Generates a balanced list. Gives up after a bounded number of draws, so the list can
+/// be shorter than asked for (the caller reports it).
+pub fn generate(options: &GenerateOptions) -> Vec<Opening> {
+    let mut rng = StdRng::seed_from_u64(options.seed);
+    let mut seen = BTreeSet::new();
+    let mut out = Vec::new();
+    let max_draws = options.count * 200;
+    for _ in 0..max_draws {
+        if out.len() >= options.count {
+            break;
+        }
+        let n = rng.gen_range(options.min_stones..=options.max_stones);
+        let Some(stones) = draw(&mut rng, options.size, n) else {
+            continue;
+        };
+        let key = canonical(&stones, options.size);
+        if !seen.insert(key) {
+            continue;
+        }
+        if let Some(value) = balance(&stones, options.rule, options.size, options.depth) {
+            if value.abs() <= options.window {
+                out.push(Opening { stones, value });
+            }
+        }
+    }
+    out
+}
+
+/// A compact random opening: each stone within two cells of the centre or of a stone
+/// already placed, alternating colours.
+fn draw(rng: &mut StdRng, size: usize, n: usize) -> Option<Vec<Coord>> {
+    let c = (size / 2) as i32;
+    let mut stones: Vec<Coord> = Vec::with_capacity(n);
+    for _ in 0..n {
+        let mut placed = false;
+        for _try in 0..50 {
+            let anchor = if stones.is_empty() {
+                Coord::new(c, c)
+            } else {
+                stones[rng.gen_range(0..stones.len())]
+            };
+            let cand = Coord::new(
+                anchor.x + rng.gen_range(-2..=2),
+                anchor.y + rng.gen_range(-2..=2),
+            );
+            let inside =
+                cand.x >= 0 && cand.y >= 0 && (cand.x as usize) < size && (cand.y as usize) < size;
+            let near_centre = (cand.x - c).abs() <= 3 && (cand.y - c).abs() <= 3;
+            if inside && near_centre && !stones.contains(&cand) {
+                stones.push(cand);
+                placed = true;
+                break;
+            }
+        }
+        if !placed {
+            return None;
+        }
+    }
+    Some(stones)
+}
+
+/// The fixed-depth value of an opening for the side to move, or `None` when the
+/// position is illegal (a renju foul) or already decided.
+pub fn balance(stones: &[Coord], rule: Rule, size: usize, depth: i32) -> Option<Value> {
+    let mut board = Board::new(size, size, rule).ok()?;
+    for &s in stones {
+        if crate::rules::judge_move(&board, s) != crate::rules::Verdict::Normal {
+            return None; // fouls and fives make no opening
+        }
+        board.play(s).ok()?;
+    }
+    let mut state = SearchState::new();
+    state.set_tt_bytes(4 << 20);
+    let stop = AtomicBool::new(false);
+    let outcome = state.evaluate(&mut board, SearchLimits::depth(depth), &stop);
+    (!eval::is_decisive(outcome.value)).then_some(outcome.value)
+}
+
+/// The smallest of the eight symmetric images of an opening (as a set of coloured
+/// offsets), so symmetric duplicates compare equal.
+fn canonical(stones: &[Coord], size: usize) -> Vec<(i32, i32, bool)> {
+    let c = (size / 2) as i32;
+    (0..8)
+        .map(|sym| {
+            let mut image: Vec<(i32, i32, bool)> = stones
+                .iter()
+                .enumerate()
+                .map(|(i, s)| {
+                    let (mut dx, mut dy) = (s.x - c, s.y - c);
+                    if sym & 1 != 0 {
+                        dx = -dx;
+                    }
+                    if sym & 2 != 0 {
+                        dy = -dy;
+                    }
+                    if sym & 4 != 0 {
+                        std::mem::swap(&mut dx, &mut dy);
+                    }
+                    (dx, dy, i % 2 == 0)
+                })
+                .collect();
+            image.sort();
+            image
+        })
+        .min()
+        .unwrap_or_default()
+}
+
+/// One opening as an "offset" line.
+pub fn to_offset_line(stones: &[Coord], size: usize) -> String {
+    let c = (size / 2) as i32;
+    stones
+        .iter()
+        .map(|s| format!("{},{}", s.x - c, s.y - c))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// Parses an "offset" line into board coordinates for a board of `size`.
+pub fn parse_offset_line(line: &str, size: usize) -> Option<Vec<Coord>> {
+    let c = (size / 2) as i32;
+    let numbers: Vec<i32> = line
+        .split(',')
+        .map(|t| t.trim().parse().ok())
+        .collect::<Option<Vec<_>>>()?;
+    if numbers.is_empty() || !numbers.len().is_multiple_of(2) {
+        return None;
+    }
+    Some(
+        numbers
+            .chunks(2)
+            .map(|p| Coord::new(c + p[0], c + p[1]))
+            .collect(),
+    )
+}
+
+/// The openings of a list file: non-comment, non-empty lines.
+pub fn parse_list(text: &str, size: usize) -> Result<Vec<Vec<Coord>>, String> {
+    text.lines()
+        .enumerate()
+        .filter(|(_, l)| !l.trim().is_empty() && !l.trim_start().starts_with('#'))
+        .map(|(n, l)| {
+            parse_offset_line(l, size)
+                .ok_or_else(|| format!("line {}: not an offset opening: {l}", n + 1))
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn offset_lines_round_trip() {
+        let stones = vec![Coord::new(7, 7), Coord::new(8, 6), Coord::new(5, 9)];
+        let line = to_offset_line(&stones, 15);
+        assert_eq!(line, "0,0, 1,-1, -2,2");
+        assert_eq!(parse_offset_line(&line, 15), Some(stones));
+        assert_eq!(parse_offset_line("1,2,3", 15), None);
+        assert_eq!(parse_offset_line("a,b", 15), None);
+    }
+
+    #[test]
+    fn symmetric_openings_share_a_canonical_form() {
+        let a = [Coord::new(7, 7), Coord::new(8, 7), Coord::new(7, 9)];
+        let mirrored = [Coord::new(7, 7), Coord::new(6, 7), Coord::new(7, 9)];
+        let rotated = [Coord::new(7, 7), Coord::new(7, 8), Coord::new(9, 7)];
+        assert_eq!(canonical(&a, 15), canonical(&mirrored, 15));
+        assert_eq!(canonical(&a, 15), canonical(&rotated, 15));
+        // Swapping colours is not a symmetry.
+        let recoloured = [Coord::new(8, 7), Coord::new(7, 7), Coord::new(7, 9)];
+        assert_ne!(canonical(&a, 15), canonical(&recoloured, 15));
+    }
+
+    #[test]
+    fn generated_openings_are_compact_distinct_and_within_the_window() {
+        let mut opts = GenerateOptions::new(Rule::Freestyle, 15);
+        opts.count = 5;
+        opts.depth = 3;
+        let list = generate(&opts);
+        assert_eq!(list.len(), 5);
+        for o in &list {
+            assert!((3..=8).contains(&o.stones.len()));
+            assert!(o.value.abs() <= opts.window);
+            assert!(o
+                .stones
+                .iter()
+                .all(|s| (s.x - 7).abs() <= 3 && (s.y - 7).abs() <= 3));
+        }
+        let keys: BTreeSet<_> = list.iter().map(|o| canonical(&o.stones, 15)).collect();
+        assert_eq!(keys.len(), list.len());
+    }
+}

@@ -1,0 +1,959 @@
+//! Iterative-deepening principal variation search.
+//!
+//! Each node, in order (each step notes what it is for):
+//! 1. the side to move has a five point: won in one ply;
+//! 2. the opponent has five points: only the cells that stop them are searched (and two
+//!    separate five points are a loss where blocking one cannot stop the other);
+//! 3. the side to move has an open four / double four point: won in three plies (not at
+//!    caro, where a four can be answered at its extension square);
+//! 4. transposition table probe;
+//! 5. when the opponent threatens an open four (an open three), only our own fours and
+//!    the cells that break their lines are searched;
+//! 6. PVS over the ordered moves (TT move, killers, history, pattern score).
+//!
+//! Forcing answers (step 2) do not use up depth, so four-chains are read to the end.
+
+use crate::board::{Board, Pos};
+use crate::eval::{self, EvalWeights, Value, INFINITE, WIN, WIN_THRESHOLD};
+use crate::movegen::{self, MoveList, ScoredMove, Threat};
+use crate::pattern::Pattern;
+use crate::rules;
+use crate::time::{FailLow, IterationReport, Resolution, TimeManager};
+use crate::tt::{Bound, TranspositionTable};
+use crate::types::{Color, Coord, Rule};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
+
+/// Deepest ply a search reaches (forcing extensions included).
+pub const MAX_PLY: usize = 128;
+/// Moves searched at an interior node that is not forced (the pattern-score ordering
+/// puts the moves that matter first; the rest are pruned).
+const MAX_INTERIOR_MOVES: usize = 24;
+/// Nodes between two checks of the hard time limit and the stop flag (a power of two).
+/// A clock read costs tens of nanoseconds; late-game nodes cost tens of microseconds.
+const LIMIT_CHECK_INTERVAL: u64 = 256;
+/// Null move: smallest depth where it is tried, and its depth reduction.
+const NULL_MIN_DEPTH: i32 = 3;
+const NULL_REDUCTION: i32 = 2;
+/// Late-move reductions: from which move index and depth a quiet move is reduced.
+const LMR_MIN_INDEX: usize = 4;
+const LMR_MIN_DEPTH: i32 = 3;
+/// First aspiration window half-width around the previous iteration's value.
+const ASPIRATION_DELTA: Value = 40;
+/// Fours tried at a leaf: the best-scored ones; a VCF rarely needs more choices.
+const MAX_QUIESCENCE_FOURS: usize = 8;
+/// Longest four-chain the leaf search follows.
+const MAX_QUIESCENCE_CHAIN: i32 = 10;
+/// Default transposition table size when nothing asks for another.
+pub const DEFAULT_TT_BYTES: usize = 64 << 20;
+
+/// Search features that can be switched off (config keys `search.*`), so each can be
+/// judged by a match against the same engine without it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SearchOptions {
+    pub null_move: bool,
+    pub aspiration: bool,
+    pub late_move_reductions: bool,
+}
+
+/// Defaults decided by matches (see `config/wuzi.conf` for the figures).
+impl Default for SearchOptions {
+    fn default() -> Self {
+        SearchOptions {
+            null_move: false,
+            aspiration: false,
+            late_move_reductions: false,
+        }
+    }
+}
+
+impl SearchOptions {
+    pub fn from_config(config: &crate::config::Config) -> SearchOptions {
+        let d = SearchOptions::default();
+        SearchOptions {
+            null_move: config.get_bool("search.null_move", d.null_move),
+            aspiration: config.get_bool("search.aspiration", d.aspiration),
+            late_move_reductions: config.get_bool("search.lmr", d.late_move_reductions),
+        }
+    }
+}
+
+/// When and how deep to stop.
+pub struct SearchLimits {
+    /// When the move command was read (for reported times).
+    pub started: Instant,
+    /// The time manager of this move; `None` for searches bounded only by depth/nodes.
+    pub time: Option<TimeManager>,
+    pub max_depth: i32,
+    pub max_nodes: u64,
+    pub options: SearchOptions,
+    pub eval: EvalWeights,
+}
+
+impl SearchLimits {
+    /// A search bounded only by depth (the bench, tests).
+    pub fn depth(depth: i32) -> SearchLimits {
+        SearchLimits {
+            started: Instant::now(),
+            time: None,
+            max_depth: depth,
+            max_nodes: u64::MAX,
+            options: SearchOptions::default(),
+            eval: EvalWeights::default(),
+        }
+    }
+}
+
+/// What the search tells its caller while it runs.
+#[derive(Clone, Debug)]
+pub enum SearchEvent {
+    /// An iteration finished.
+    Iteration(SearchReport),
+    /// Something worth a `MESSAGE` (panic mode started, …).
+    Note(String),
+}
+
+/// What one finished iteration found, for `MESSAGE` lines and analysis GUIs.
+#[derive(Clone, Debug)]
+pub struct SearchReport {
+    pub depth: i32,
+    pub seldepth: i32,
+    pub value: Value,
+    pub nodes: u64,
+    pub elapsed: Duration,
+    pub best: Coord,
+    pub pv: Vec<Coord>,
+}
+
+/// The result of a search.
+#[derive(Clone, Copy, Debug)]
+pub struct Outcome {
+    pub best: Pos,
+    pub value: Value,
+    pub depth: i32,
+    pub nodes: u64,
+}
+
+/// Search state that lives across moves: the transposition table and its size.
+pub struct SearchState {
+    tt: Option<TranspositionTable>,
+    tt_bytes: usize,
+}
+
+impl Default for SearchState {
+    fn default() -> Self {
+        SearchState::new()
+    }
+}
+
+impl SearchState {
+    pub fn new() -> SearchState {
+        SearchState {
+            tt: None,
+            tt_bytes: DEFAULT_TT_BYTES,
+        }
+    }
+
+    /// Sets the table size; a table of another size is reallocated at the next search.
+    pub fn set_tt_bytes(&mut self, bytes: usize) {
+        if bytes != self.tt_bytes {
+            self.tt_bytes = bytes;
+            self.tt = None;
+        }
+    }
+
+    pub fn tt_bytes(&self) -> usize {
+        self.tt_bytes
+    }
+
+    pub fn new_game(&mut self) {
+        // Positions of the last game may recur (same opening), so the table is kept.
+    }
+
+    pub fn clear_hash(&mut self) {
+        if let Some(tt) = &mut self.tt {
+            tt.clear();
+        }
+    }
+
+    /// Searches `board` and returns the best move for the side to move.
+    pub fn search(
+        &mut self,
+        board: &mut Board,
+        limits: SearchLimits,
+        stop: &AtomicBool,
+        report: &mut dyn FnMut(&SearchEvent),
+    ) -> Pos {
+        self.run(board, limits, stop, report).best
+    }
+
+    /// Searches without reporting; the value is for the side to move.
+    pub fn evaluate(
+        &mut self,
+        board: &mut Board,
+        limits: SearchLimits,
+        stop: &AtomicBool,
+    ) -> Outcome {
+        self.run(board, limits, stop, &mut |_| {})
+    }
+
+    fn run(
+        &mut self,
+        board: &mut Board,
+        mut limits: SearchLimits,
+        stop: &AtomicBool,
+        report: &mut dyn FnMut(&SearchEvent),
+    ) -> Outcome {
+        let bytes = self.tt_bytes;
+        let tt = self
+            .tt
+            .get_or_insert_with(|| TranspositionTable::new(bytes));
+        tt.new_search();
+        let time = limits.time.take();
+        let mut worker = Worker::new(board, tt, &limits, time, stop);
+        worker.iterate(report)
+    }
+}
+
+struct Worker<'a> {
+    board: &'a mut Board,
+    tt: &'a mut TranspositionTable,
+    limits: &'a SearchLimits,
+    time: Option<TimeManager>,
+    stop: &'a AtomicBool,
+    nodes: u64,
+    seldepth: i32,
+    /// Depth of the iteration in progress.
+    depth: i32,
+    /// The hard limit, the node limit or a stop request ended the search.
+    aborted: bool,
+    /// The soft limit cut the current iteration between two root moves.
+    cut: bool,
+    killers: [[Pos; 2]; MAX_PLY + 1],
+    /// History heuristic: per colour and cell, how often the move caused a cut-off.
+    history: Vec<[i32; 2]>,
+    /// Triangular principal-variation table.
+    pv: Vec<Vec<Pos>>,
+    /// `after_null[ply]`: the move leading to this ply was a null move.
+    after_null: Vec<bool>,
+}
+
+impl<'a> Worker<'a> {
+    fn new(
+        board: &'a mut Board,
+        tt: &'a mut TranspositionTable,
+        limits: &'a SearchLimits,
+        time: Option<TimeManager>,
+        stop: &'a AtomicBool,
+    ) -> Worker<'a> {
+        let cells = board.cell_count();
+        Worker {
+            board,
+            tt,
+            limits,
+            time,
+            stop,
+            nodes: 0,
+            seldepth: 0,
+            depth: 0,
+            aborted: false,
+            cut: false,
+            killers: [[Pos::NONE; 2]; MAX_PLY + 1],
+            history: vec![[0; 2]; cells],
+            pv: vec![Vec::new(); MAX_PLY + 2],
+            after_null: vec![false; MAX_PLY + 2],
+        }
+    }
+
+    fn iterate(&mut self, report: &mut dyn FnMut(&SearchEvent)) -> Outcome {
+        let mut root_moves = self.root_moves();
+        let fallback = root_moves.first().map_or(Pos::NONE, |m| m.pos);
+        let mut best = Outcome {
+            best: fallback,
+            value: 0,
+            depth: 0,
+            nodes: 0,
+        };
+        // Nothing to think about: a single legal answer, or an immediate five.
+        let immediate_five = root_moves.first().is_some_and(|m| {
+            movegen::threat_of(self.board, m.pos, self.board.side_to_move()) == Threat::Five
+        });
+        if root_moves.len() <= 1 || immediate_five {
+            if immediate_five {
+                best.value = WIN - 1;
+            }
+            return best;
+        }
+        for depth in 1..=self.limits.max_depth.max(1) {
+            self.seldepth = 0;
+            self.depth = depth;
+            let previous = (best.depth > 0).then_some(best.value);
+            let (value, best_move) =
+                self.aspiration_search(&mut root_moves, depth, previous, report);
+            if self.aborted || self.cut {
+                // A partial iteration searched the previous best move first, so its best
+                // move is at least as well founded as the last complete one.
+                if let Some(m) = best_move {
+                    if self.cut || value > best.value {
+                        best.best = m;
+                        best.value = value;
+                    }
+                }
+                break;
+            }
+            let Some(m) = best_move else { break };
+            best = Outcome {
+                best: m,
+                value,
+                depth,
+                nodes: self.nodes,
+            };
+            report(&SearchEvent::Iteration(SearchReport {
+                depth,
+                seldepth: self.seldepth,
+                value,
+                nodes: self.nodes,
+                elapsed: self.limits.started.elapsed(),
+                best: self.board.coord(m),
+                pv: self.pv[0].iter().map(|&p| self.board.coord(p)).collect(),
+            }));
+            let proven = eval::is_decisive(value) && eval::plies_to_end(value) <= depth;
+            if proven {
+                break; // deeper search cannot change a proven result
+            }
+            let coord = self.board.coord(m);
+            if let Some(tm) = self.time.as_mut() {
+                let decision = tm.after_iteration(IterationReport {
+                    depth: depth as u32,
+                    best_move: coord,
+                    score: value,
+                    proven,
+                });
+                if decision != crate::time::Decision::Continue {
+                    break;
+                }
+            }
+        }
+        best.nodes = self.nodes;
+        best
+    }
+
+    /// Root moves: legal, filtered by the same forcing rules as any node, best first.
+    fn root_moves(&mut self) -> MoveList {
+        let us = self.board.side_to_move();
+        let mut moves = match self.forced_moves(0) {
+            Forced::Won(_) => {
+                // Play the five itself (or the winning four) at the root.
+                let mut list = movegen::candidates(self.board);
+                list.retain(|m| movegen::threat_of(self.board, m.pos, us) >= Threat::WinningFour);
+                list
+            }
+            Forced::Lost(_) | Forced::No => {
+                let them = self.board.side_to_move().opponent();
+                let threatened =
+                    self.board.rule() != Rule::Caro && has_winning_four(self.board, them);
+                self.ordinary_moves(0, Pos::NONE, threatened)
+            }
+            Forced::Only(list) => list,
+        };
+        if moves.is_empty() {
+            moves = movegen::candidates(self.board);
+            movegen::sort_moves(&mut moves);
+        }
+        self.retain_legal(&mut moves);
+        if moves.is_empty() {
+            // Nothing sensible (an empty board, or every candidate forbidden): the legal
+            // cell nearest the centre.
+            if let Some(p) = movegen::nearest_to_centre(self.board) {
+                moves.push(ScoredMove { pos: p, score: 0 });
+            }
+        }
+        moves
+    }
+
+    fn retain_legal(&mut self, moves: &mut MoveList) {
+        if self.board.rule() == Rule::Renju && self.board.side_to_move() == Color::Black {
+            let board = &mut *self.board;
+            moves.retain(|m| board.is_empty(m.pos) && !rules::is_forbidden(board, m.pos));
+        }
+    }
+
+    /// One iteration, first in a narrow window around the previous value; a result
+    /// outside it is searched again in a window widened on that side.
+    fn aspiration_search(
+        &mut self,
+        moves: &mut MoveList,
+        depth: i32,
+        previous: Option<Value>,
+        report: &mut dyn FnMut(&SearchEvent),
+    ) -> (Value, Option<Pos>) {
+        let centre = previous
+            .filter(|v| self.limits.options.aspiration && depth >= 4 && !eval::is_decisive(*v));
+        let Some(centre) = centre else {
+            return self.search_root(moves, depth, -INFINITE, INFINITE, previous, report);
+        };
+        let mut delta = ASPIRATION_DELTA;
+        let (mut alpha, mut beta) = (centre - delta, centre + delta);
+        loop {
+            let (value, best) = self.search_root(moves, depth, alpha, beta, previous, report);
+            if self.aborted || self.cut {
+                return (value, best);
+            }
+            if value <= alpha && alpha > -INFINITE {
+                alpha = (alpha - delta).max(-INFINITE);
+            } else if value >= beta && beta < INFINITE {
+                beta = (beta + delta).min(INFINITE);
+            } else {
+                return (value, best);
+            }
+            delta *= 4;
+            if delta > WIN_THRESHOLD / 4 {
+                alpha = -INFINITE;
+                beta = INFINITE;
+            }
+        }
+    }
+
+    fn search_root(
+        &mut self,
+        moves: &mut MoveList,
+        depth: i32,
+        alpha: Value,
+        beta: Value,
+        previous: Option<Value>,
+        report: &mut dyn FnMut(&SearchEvent),
+    ) -> (Value, Option<Pos>) {
+        let mut alpha = alpha;
+        let mut best_move = None;
+        let mut best_value = -INFINITE;
+        let mut panicking = false;
+        for i in 0..moves.len() {
+            // The soft limit may end an iteration between root moves (never in panic
+            // mode, which the time manager handles); depth 1 always completes.
+            if i > 0 && depth > 1 && self.time.as_ref().is_some_and(|tm| tm.soft_limit_reached()) {
+                self.cut = true;
+                break;
+            }
+            let m = moves[i].pos;
+            self.board.make(m);
+            let v = if i == 0 {
+                -self.negamax(depth - 1, -beta, -alpha, 1)
+            } else {
+                let v = -self.negamax(depth - 1, -alpha - 1, -alpha, 1);
+                if v > alpha && !self.aborted {
+                    -self.negamax(depth - 1, -beta, -alpha, 1)
+                } else {
+                    v
+                }
+            };
+            self.board.undo();
+            if self.aborted {
+                break;
+            }
+            if i == 0 {
+                if let (Some(prev), Some(tm)) = (previous, self.time.as_mut()) {
+                    // The move that was best failed low at this depth: maybe panic.
+                    if v < prev {
+                        let fail = FailLow {
+                            depth: depth as u32,
+                            best_move: self.board.coord(m),
+                            previous_score: prev,
+                            bound: v,
+                            proven_loss: v <= -WIN_THRESHOLD,
+                        };
+                        if tm.on_fail_low(fail) {
+                            panicking = true;
+                            report(&SearchEvent::Note(tm.describe()));
+                        }
+                    }
+                }
+            }
+            if v > best_value {
+                if panicking && i > 0 && !eval::is_decisive(v.min(0)) {
+                    // Another move holds where the old best fell: the panic is over.
+                    panicking = false;
+                    if let Some(tm) = self.time.as_mut() {
+                        tm.on_resolved(Resolution::FoundMove(self.board.coord(m)));
+                    }
+                }
+                best_value = v;
+                best_move = Some(m);
+                if v > alpha {
+                    alpha = v;
+                    self.update_pv(0, m);
+                }
+            }
+        }
+        // Search the best move first next iteration; keep the others' order.
+        if let Some(m) = best_move {
+            if let Some(i) = moves.iter().position(|x| x.pos == m) {
+                let bm = moves.remove(i);
+                moves.insert(0, bm);
+            }
+        }
+        (best_value, best_move)
+    }
+
+    fn negamax(&mut self, depth: i32, mut alpha: Value, mut beta: Value, ply: usize) -> Value {
+        self.nodes += 1;
+        if self.nodes & (LIMIT_CHECK_INTERVAL - 1) == 0 {
+            self.check_limits();
+        }
+        if self.aborted {
+            return 0;
+        }
+        self.pv[ply].clear();
+        self.seldepth = self.seldepth.max(ply as i32);
+        if self.board.is_full() {
+            return 0;
+        }
+        if ply >= MAX_PLY {
+            return self.limits.eval.evaluate(self.board);
+        }
+
+        // Steps 1–3: decided or forced.
+        let forced = match self.forced_moves(ply) {
+            Forced::Won(v) | Forced::Lost(v) => return v,
+            Forced::Only(list) => Some(list),
+            Forced::No => None,
+        };
+
+        // Mate-distance pruning: nothing here can beat a shorter win already found.
+        alpha = alpha.max(-WIN + ply as Value);
+        beta = beta.min(WIN - ply as Value - 1);
+        if alpha >= beta {
+            return alpha;
+        }
+
+        if depth <= 0 && forced.is_none() {
+            return self.quiescence(alpha, beta, ply, depth);
+        }
+
+        // Step 4: transposition table.
+        let key = self.board.hash();
+        let mut tt_move = Pos::NONE;
+        let pv_node = beta - alpha > 1;
+        if let Some(e) = self.tt.probe(key) {
+            tt_move = e.best;
+            let v = value_from_tt(e.value, ply);
+            if !pv_node && e.depth >= depth {
+                let cut = match e.bound {
+                    Bound::Exact => true,
+                    Bound::Lower => v >= beta,
+                    Bound::Upper => v <= alpha,
+                };
+                if cut {
+                    return v;
+                }
+            }
+        }
+
+        let us = self.board.side_to_move();
+        let them = us.opponent();
+        let threatened = forced.is_none()
+            && self.board.rule() != Rule::Caro
+            && has_winning_four(self.board, them);
+
+        // Step 4b: null move. If passing still fails high, a real move would too. Not
+        // when the opponent threatens anything (a pass would just lose), never twice in
+        // a row, never near win/loss bounds, and a pass never proves a win.
+        if self.limits.options.null_move
+            && !pv_node
+            && forced.is_none()
+            && !threatened
+            && depth >= NULL_MIN_DEPTH
+            && !self.after_null[ply]
+            && beta.abs() < WIN_THRESHOLD
+            && self.limits.eval.evaluate(self.board) >= beta
+        {
+            let reduction = NULL_REDUCTION + depth / 6;
+            self.board.make_null();
+            self.after_null[ply + 1] = true;
+            let v = -self.negamax(depth - 1 - reduction, -beta, -beta + 1, ply + 1);
+            self.after_null[ply + 1] = false;
+            self.board.undo_null();
+            if self.aborted {
+                return 0;
+            }
+            if v >= beta {
+                return if v >= WIN_THRESHOLD { beta } else { v };
+            }
+        }
+
+        // Steps 5–6: moves.
+        let (mut moves, is_forced) = match forced {
+            Some(list) => (list, true),
+            None => (self.ordinary_moves(ply, tt_move, threatened), false),
+        };
+        self.retain_legal(&mut moves);
+        if moves.is_empty() {
+            // All answers forbidden (renju black) or nothing sensible left.
+            return if self
+                .board
+                .has_five_point(self.board.side_to_move().opponent())
+            {
+                -(WIN - (ply as Value + 1))
+            } else {
+                self.limits.eval.evaluate(self.board)
+            };
+        }
+        let new_depth = if is_forced { depth } else { depth - 1 };
+
+        let original_alpha = alpha;
+        let mut best_value = -INFINITE;
+        let mut best_move = Pos::NONE;
+        for (i, m) in moves.iter().map(|m| m.pos).enumerate() {
+            // Late quiet moves (no threat made or met) are searched one ply shallower
+            // first; a fail high is confirmed at full depth.
+            let reduction = if self.limits.options.late_move_reductions
+                && !is_forced
+                && !threatened
+                && i >= LMR_MIN_INDEX
+                && depth >= LMR_MIN_DEPTH
+                && movegen::threat_of(self.board, m, us) < Threat::OpenThree
+                && movegen::threat_of(self.board, m, them) < Threat::OpenThree
+            {
+                1 + (i >= 3 * LMR_MIN_INDEX) as i32
+            } else {
+                0
+            };
+            self.board.make(m);
+            let mut v;
+            if i == 0 {
+                v = -self.negamax(new_depth, -beta, -alpha, ply + 1);
+            } else {
+                v = -self.negamax(new_depth - reduction, -alpha - 1, -alpha, ply + 1);
+                if v > alpha && reduction > 0 && !self.aborted {
+                    v = -self.negamax(new_depth, -alpha - 1, -alpha, ply + 1);
+                }
+                if v > alpha && v < beta && !self.aborted {
+                    v = -self.negamax(new_depth, -beta, -alpha, ply + 1);
+                }
+            }
+            self.board.undo();
+            if self.aborted {
+                return 0;
+            }
+            if v > best_value {
+                best_value = v;
+                best_move = m;
+                if v > alpha {
+                    alpha = v;
+                    self.update_pv(ply, m);
+                    if v >= beta {
+                        let k = &mut self.killers[ply];
+                        if k[0] != m {
+                            k[1] = k[0];
+                            k[0] = m;
+                        }
+                        self.history[m.index()][us.index()] += depth * depth;
+                        break;
+                    }
+                }
+            }
+        }
+        let bound = if best_value >= beta {
+            Bound::Lower
+        } else if best_value > original_alpha {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        self.tt
+            .store(key, best_move, value_to_tt(best_value, ply), depth, bound);
+        best_value
+    }
+
+    /// The leaf search: stand pat on the static value, or play one of our fours. A four
+    /// leaves the opponent a single answer (step 2 of the child), which keeps the depth,
+    /// so this follows four-chains (VCF). `depth` ≤ 0 counts the fours played so far in
+    /// this chain (negated): the chain is bounded in length and narrows after its start.
+    fn quiescence(&mut self, mut alpha: Value, beta: Value, ply: usize, depth: i32) -> Value {
+        let chain = -depth;
+        let stand_pat = self.limits.eval.evaluate(self.board);
+        if stand_pat >= beta || ply >= MAX_PLY - 2 || chain >= MAX_QUIESCENCE_CHAIN {
+            return stand_pat;
+        }
+        alpha = alpha.max(stand_pat);
+        let us = self.board.side_to_move();
+        if self.board.pattern_count(us, Pattern::Four) == 0 {
+            return stand_pat;
+        }
+        let mut fours = movegen::four_moves(self.board, us);
+        fours.truncate(if chain == 0 {
+            MAX_QUIESCENCE_FOURS
+        } else {
+            MAX_QUIESCENCE_FOURS / 2
+        });
+        self.retain_legal(&mut fours);
+        let mut best = stand_pat;
+        for m in fours.iter().map(|m| m.pos) {
+            self.board.make(m);
+            let v = -self.negamax(depth - 1, -beta, -alpha, ply + 1);
+            self.board.undo();
+            if self.aborted {
+                return 0;
+            }
+            if v > best {
+                best = v;
+                if v > alpha {
+                    alpha = v;
+                    self.update_pv(ply, m);
+                    if v >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        best
+    }
+
+    fn update_pv(&mut self, ply: usize, m: Pos) {
+        let (head, tail) = self.pv.split_at_mut(ply + 1);
+        let line = &mut head[ply];
+        line.clear();
+        line.push(m);
+        line.extend_from_slice(&tail[0]);
+    }
+
+    /// Steps 1–3 of a node, shared with the root.
+    fn forced_moves(&mut self, ply: usize) -> Forced {
+        let board = &mut *self.board;
+        let us = board.side_to_move();
+        let them = us.opponent();
+        let ply = ply as Value;
+        if board.has_five_point(us) {
+            return Forced::Won(WIN - (ply + 1));
+        }
+        let caro = board.rule() == Rule::Caro;
+        if board.has_five_point(them) {
+            let fives = movegen::five_points(board, them);
+            if fives.len() >= 2 && !caro {
+                return Forced::Lost(-(WIN - (ply + 2)));
+            }
+            let mut list = MoveList::new();
+            for &f in &fives {
+                list.push(ScoredMove { pos: f, score: 2 });
+                if caro {
+                    // At caro a five is also stopped by blocking the far end of its run
+                    // when the near end is already ours.
+                    for e in caro_blocking_cells(board, f, them) {
+                        if !list.iter().any(|m| m.pos == e) {
+                            list.push(ScoredMove { pos: e, score: 1 });
+                        }
+                    }
+                }
+            }
+            return Forced::Only(list);
+        }
+        if !caro && has_winning_four(board, us) {
+            return Forced::Won(WIN - (ply + 3));
+        }
+        Forced::No
+    }
+
+    /// Steps 5–6: the moves of a node that no five forces.
+    fn ordinary_moves(&mut self, ply: usize, tt_move: Pos, threatened: bool) -> MoveList {
+        let them = self.board.side_to_move().opponent();
+        let board = &*self.board;
+        let us = board.side_to_move();
+        let mut moves = movegen::candidates(board);
+        if threatened {
+            // They threaten an open four: we must make fours or break their lines.
+            moves.retain(|m| {
+                movegen::threat_of(board, m.pos, us) >= Threat::Four
+                    || board.cell_patterns(m.pos)[them.index()]
+                        .iter()
+                        .any(|c| c.is_four())
+            });
+        }
+        let killers = self.killers[ply.min(MAX_PLY)];
+        for m in moves.iter_mut() {
+            if m.pos == tt_move {
+                m.score = i32::MAX; // first, whatever else it scores
+                continue;
+            }
+            if m.pos == killers[0] || m.pos == killers[1] {
+                m.score += 500;
+            }
+            m.score += self.history[m.pos.index()][us.index()].min(1 << 20) >> 6;
+        }
+        if !threatened && ply > 0 {
+            movegen::keep_best(&mut moves, MAX_INTERIOR_MOVES);
+        } else {
+            movegen::sort_moves(&mut moves);
+        }
+        moves
+    }
+
+    fn check_limits(&mut self) {
+        // With a zero budget ("play at once") depth 1 still completes: a move is needed.
+        let out_of_time = self.time.as_ref().is_some_and(|tm| {
+            tm.hard_limit_reached() && (self.depth > 1 || tm.budget().hard_ms > 0)
+        });
+        if out_of_time || self.nodes >= self.limits.max_nodes || self.stop.load(Ordering::Relaxed) {
+            self.aborted = true;
+        }
+    }
+}
+
+// A short-lived local of every node: boxing the list would cost an allocation per node.
+#[allow(clippy::large_enum_variant)]
+enum Forced {
+    Won(Value),
+    Lost(Value),
+    Only(MoveList),
+    No,
+}
+
+/// Whether `color` has a cell making an open four, a double four or two fours (for renju
+/// black only where the cell is not forbidden).
+fn has_winning_four(board: &mut Board, color: Color) -> bool {
+    let quick = board.pattern_count(color, Pattern::OpenFour) > 0
+        || board.pattern_count(color, Pattern::DoubleFour) > 0
+        || board.pattern_count(color, Pattern::Four) >= 2;
+    if !quick {
+        return false;
+    }
+    let renju_black = board.rule() == Rule::Renju && color == Color::Black;
+    let cells: Vec<Pos> = board
+        .positions()
+        .filter(|&p| {
+            board.is_empty(p) && movegen::threat_of(board, p, color) == Threat::WinningFour
+        })
+        .collect();
+    cells
+        .into_iter()
+        .any(|p| !renju_black || !rules::is_forbidden(board, p))
+}
+
+/// At caro, the cells beyond the ends of the five that `attacker` makes at `f`, where a
+/// defender stone blocks the five (its other end being a defender stone already).
+fn caro_blocking_cells(board: &Board, f: Pos, attacker: Color) -> Vec<Pos> {
+    use crate::pattern::Cell;
+    let own = Cell::stone(attacker);
+    let defender = Cell::stone(attacker.opponent());
+    let mut out = Vec::new();
+    for dir in 0..4 {
+        if board.pattern(f, attacker, dir) != Pattern::Five {
+            continue;
+        }
+        let mut ends = [Pos::NONE; 2];
+        for (i, sign) in [-1isize, 1].into_iter().enumerate() {
+            let mut k = 1;
+            while k <= 5 && board.cell(board.offset(f, dir, sign * k)) == own {
+                k += 1;
+            }
+            ends[i] = board.offset(f, dir, sign * k);
+        }
+        for (end, other) in [(ends[0], ends[1]), (ends[1], ends[0])] {
+            if board.cell(end) == Cell::Empty && board.cell(other) == defender {
+                out.push(end);
+            }
+        }
+    }
+    out
+}
+
+/// Wins and losses are stored relative to the node, not the root, so a stored mate
+/// distance is right wherever the position recurs.
+fn value_to_tt(v: Value, ply: usize) -> Value {
+    if v >= WIN_THRESHOLD {
+        v + ply as Value
+    } else if v <= -WIN_THRESHOLD {
+        v - ply as Value
+    } else {
+        v
+    }
+}
+
+fn value_from_tt(v: Value, ply: usize) -> Value {
+    if v >= WIN_THRESHOLD {
+        v - ply as Value
+    } else if v <= -WIN_THRESHOLD {
+        v + ply as Value
+    } else {
+        v
+    }
+}
+
+/// Three opening stones for swap2 (black, white, black) chosen to look balanced: of a
+/// few compact shapes around the centre, the one whose static value is closest to even.
+pub fn swap2_opening(board: &Board) -> Vec<Coord> {
+    let cx = board.width() as i32 / 2;
+    let cy = board.height() as i32 / 2;
+    let mut best: Option<(Value, Vec<Coord>)> = None;
+    for (wx, wy) in [(1, 0), (1, 1)] {
+        for dx in -2..=2 {
+            for dy in -2..=2 {
+                let stones = [
+                    Coord::new(cx, cy),
+                    Coord::new(cx + wx, cy + wy),
+                    Coord::new(cx + dx, cy + dy),
+                ];
+                let mut b = board.clone();
+                if stones.iter().any(|&c| b.play(c).is_err()) {
+                    continue;
+                }
+                let v = eval::evaluate(&b).abs();
+                if best.as_ref().is_none_or(|(bv, _)| v < *bv) {
+                    best = Some((v, stones.to_vec()));
+                }
+            }
+        }
+    }
+    best.map(|(_, s)| s).unwrap_or_default()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::types::parse_pos_sequence;
+
+    fn best_move(rule: Rule, moves: &str, depth: i32) -> (Coord, Value) {
+        let mut b = Board::new(15, 15, rule).unwrap();
+        for c in parse_pos_sequence(moves).unwrap() {
+            b.play(c).unwrap();
+        }
+        let mut state = SearchState::new();
+        state.set_tt_bytes(1 << 20);
+        let stop = AtomicBool::new(false);
+        let o = state.evaluate(&mut b, SearchLimits::depth(depth), &stop);
+        (b.coord(o.best), o.value)
+    }
+
+    #[test]
+    fn takes_a_five() {
+        // Black h8 i8 j8 k8, white below: black completes at g8 or l8.
+        let (m, v) = best_move(Rule::Freestyle, "h8h9i8i9j8j9k8k9", 3);
+        assert!(m == Coord::new(6, 7) || m == Coord::new(11, 7), "{m}");
+        assert_eq!(v, WIN - 1);
+    }
+
+    #[test]
+    fn blocks_a_four() {
+        // White has four in a row on row 9 (h9..k9) with g9 blocked; black must play l9.
+        let (m, _) = best_move(Rule::Freestyle, "a1h9a3i9a5j9g9k9", 4);
+        assert_eq!(m, Coord::new(11, 8));
+    }
+
+    #[test]
+    fn meets_an_open_three() {
+        // White's open three i9 j9 k9: black must stop it at h9 or l9 (or the far ends).
+        let (m, v) = best_move(Rule::Freestyle, "a1i9a15j9o15k9", 4);
+        assert!([7, 11, 6, 12].contains(&m.x) && m.y == 8, "{m}");
+        assert!(!eval::is_decisive(v));
+    }
+
+    #[test]
+    fn mate_values_survive_the_tt_round_trip() {
+        for ply in [0usize, 3, 17] {
+            for v in [WIN - 5, -(WIN - 9), 123, -77] {
+                let stored = value_to_tt(v, ply);
+                assert_eq!(value_from_tt(stored, ply), v);
+            }
+        }
+        // A win in 5 plies seen at ply 3 is a win in 2 from that node.
+        assert_eq!(value_to_tt(WIN - 5, 3), WIN - 2);
+    }
+}

@@ -1,0 +1,1201 @@
+//! Time management: turns the protocol's clocks into two budgets for one move and decides,
+//! while the search runs, when it must stop.
+//!
+//! A Gomocup game is lost by a single timeout, so every limit here is computed with a
+//! reserve kept back, and the hard limit is never moved past what the clocks allow.
+//!
+//! How the search uses it (one [`TimeManager`] per move):
+//! 1. every ~1–2k nodes: [`TimeManager::hard_limit_reached`] — abort at once when true;
+//! 2. between root moves: [`TimeManager::soft_limit_reached`] — finish the iteration early
+//!    (keeping the best move found so far) when true; never true in panic mode;
+//! 3. after each completed depth: [`TimeManager::after_iteration`] — go deeper or stop;
+//! 4. when the current best move fails low at a new depth: [`TimeManager::on_fail_low`];
+//!    when that is settled: [`TimeManager::on_resolved`].
+//!
+//! The search must always complete depth 1 (it needs a move to play), whatever the budget:
+//! with `timeout_turn = 0` both budgets are zero and the engine plays after depth 1.
+
+use crate::config::Config;
+use crate::types::Coord;
+use std::fmt;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Arc;
+use std::time::Instant;
+
+/// A budget or limit that is not bounded at all (no turn limit and no match clock).
+pub const UNLIMITED: u64 = u64::MAX;
+
+/// The protocol's "unlimited" value for `time_left` (PROTOCOL.md §3). Also accepted for
+/// `timeout_turn`, which has no sentinel of its own.
+pub const PROTOCOL_UNLIMITED: i64 = 2_147_483_647;
+
+/// A source of monotonic milliseconds. Injectable so tests can script time.
+pub trait Clock {
+    /// Milliseconds since an arbitrary fixed origin; never decreases.
+    fn now_ms(&self) -> u64;
+}
+
+impl<C: Clock + ?Sized> Clock for &C {
+    fn now_ms(&self) -> u64 {
+        (**self).now_ms()
+    }
+}
+
+impl<C: Clock + ?Sized> Clock for Arc<C> {
+    fn now_ms(&self) -> u64 {
+        (**self).now_ms()
+    }
+}
+
+impl<C: Clock + ?Sized> Clock for Box<C> {
+    fn now_ms(&self) -> u64 {
+        (**self).now_ms()
+    }
+}
+
+/// The real clock: milliseconds since it was created. Create one at process start so
+/// every time stamp (command read, search start) shares the origin.
+#[derive(Clone, Copy, Debug)]
+pub struct SystemClock {
+    origin: Instant,
+}
+
+impl SystemClock {
+    pub fn new() -> SystemClock {
+        SystemClock {
+            origin: Instant::now(),
+        }
+    }
+}
+
+impl Default for SystemClock {
+    fn default() -> SystemClock {
+        SystemClock::new()
+    }
+}
+
+impl Clock for SystemClock {
+    fn now_ms(&self) -> u64 {
+        u64::try_from(self.origin.elapsed().as_millis()).unwrap_or(UNLIMITED)
+    }
+}
+
+/// A clock that moves only when told to. Atomic so a test can share it with the manager
+/// (`&ManualClock` and `Arc<ManualClock>` are clocks too).
+#[derive(Debug, Default)]
+pub struct ManualClock {
+    now: AtomicU64,
+}
+
+impl ManualClock {
+    pub fn new(start_ms: u64) -> ManualClock {
+        ManualClock {
+            now: AtomicU64::new(start_ms),
+        }
+    }
+
+    pub fn set(&self, ms: u64) {
+        self.now.store(ms, Ordering::Relaxed);
+    }
+
+    pub fn advance(&self, ms: u64) {
+        self.now.fetch_add(ms, Ordering::Relaxed);
+    }
+}
+
+impl Clock for ManualClock {
+    fn now_ms(&self) -> u64 {
+        self.now.load(Ordering::Relaxed)
+    }
+}
+
+/// Every tunable of the time manager, in one place. Overridable from the config file's
+/// `time.*` keys (see [`TimeParams::from_config`]); `config/wuzi.conf` repeats these
+/// defaults and a test keeps the two equal.
+#[derive(Clone, Debug, PartialEq)]
+pub struct TimeParams {
+    /// Fixed part of the margin kept back from every limit (turn and match clock). It
+    /// covers what the search does not see but the manager's clock does: reading the
+    /// command and writing the reply through the pipe, starting and joining the search
+    /// threads, a stop check that comes up to ~2k nodes late, and a busy machine not
+    /// scheduling the thread that notices the stop for a tick (15.6 ms on Windows).
+    pub reserve_ms: u64,
+    /// Part of the margin that grows with the limit: a larger budget means a deeper
+    /// search, a bigger table and longer-running uninterruptible calls (a threat search),
+    /// so unwinding after the stop takes longer too; it also absorbs any rate difference
+    /// between our clock and the manager's.
+    pub reserve_fraction: f64,
+    /// What one move costs the match clock beyond the search itself (reading, replying,
+    /// the manager's own work). The match clock holds this back for every further move
+    /// the board has room for, so even a game that fills the board cannot run out on
+    /// overhead alone. At most `reserve_ms`, which covers it for the current move.
+    pub move_overhead_ms: u64,
+    /// Stones on the board at the end of a typical decided game (both colours). The
+    /// match clock is shared out over the moves we still expect to play until then.
+    pub typical_game_plies: u32,
+    /// Never plan for fewer of our own moves than this (while the board has room for
+    /// them): games often outlast the typical length, and the tail must not starve.
+    pub min_moves_to_go: u32,
+    /// The optimum never exceeds this fraction of the usable turn time, so extensions and
+    /// panic mode have room left before the hard limit.
+    pub turn_optimum_fraction: f64,
+    /// The hard limit is at most this many optimums ("several × optimum").
+    pub hard_over_optimum: f64,
+    /// One move may never use more than this fraction of the usable match time left.
+    pub max_share_of_time_left: f64,
+    /// An iteration may be planned (and allowed to run) up to this multiple of the
+    /// current target before it is cut at a root-move boundary.
+    pub iteration_overrun: f64,
+    /// Growth of an iteration's duration over the previous one, assumed until two
+    /// iterations long enough to measure give an estimate.
+    pub default_branching: f64,
+    /// Lower clamp of the measured growth (protects against one lucky, fast iteration).
+    pub min_branching: f64,
+    /// Upper clamp of the measured growth (one slow iteration must not stop the search).
+    pub max_branching: f64,
+    /// The best move counts as stable once it is the same for this many iterations.
+    pub stable_iterations: u32,
+    /// Target multiplier while the best move is stable (< 1: stop early).
+    pub stable_scale: f64,
+    /// Target multiplier after the best move changed in the last iteration (> 1).
+    pub best_move_change_scale: f64,
+    /// A score fall (evaluation units) from one iteration to the next that counts as
+    /// "the evaluation falls".
+    pub eval_drop: i32,
+    /// Target multiplier while the evaluation falls (> 1).
+    pub eval_drop_scale: f64,
+    /// A fail-low of the best move by at least this much (evaluation units) starts panic
+    /// mode; a fail-low to a proven loss always does.
+    pub panic_drop: i32,
+}
+
+impl Default for TimeParams {
+    fn default() -> TimeParams {
+        TimeParams {
+            reserve_ms: 40,
+            reserve_fraction: 0.05,
+            move_overhead_ms: 10,
+            typical_game_plies: 70,
+            min_moves_to_go: 10,
+            turn_optimum_fraction: 0.5,
+            hard_over_optimum: 4.0,
+            max_share_of_time_left: 0.25,
+            iteration_overrun: 1.5,
+            default_branching: 3.0,
+            min_branching: 1.5,
+            max_branching: 8.0,
+            stable_iterations: 4,
+            stable_scale: 0.5,
+            best_move_change_scale: 1.5,
+            eval_drop: 30,
+            eval_drop_scale: 1.5,
+            panic_drop: 100,
+        }
+    }
+}
+
+impl TimeParams {
+    /// Reads every `time.*` key; a value out of its range falls back to the default and
+    /// leaves a warning in the config (reported to the user by the protocol layer).
+    pub fn from_config(config: &Config) -> TimeParams {
+        let d = TimeParams::default();
+        // Each field is read from `time.<field name>`, within its sensible range.
+        macro_rules! read {
+            ($getter:ident, $field:ident, $range:expr) => {
+                config.$getter(concat!("time.", stringify!($field)), $range, d.$field)
+            };
+        }
+        let mut p = TimeParams {
+            reserve_ms: read!(get_u64_in, reserve_ms, 0..=10_000),
+            reserve_fraction: read!(get_f64_in, reserve_fraction, 0.0..=0.5),
+            move_overhead_ms: read!(get_u64_in, move_overhead_ms, 0..=10_000),
+            typical_game_plies: read!(get_u32_in, typical_game_plies, 1..=1_000),
+            min_moves_to_go: read!(get_u32_in, min_moves_to_go, 1..=500),
+            turn_optimum_fraction: read!(get_f64_in, turn_optimum_fraction, 0.01..=1.0),
+            hard_over_optimum: read!(get_f64_in, hard_over_optimum, 1.0..=100.0),
+            max_share_of_time_left: read!(get_f64_in, max_share_of_time_left, 0.01..=1.0),
+            iteration_overrun: read!(get_f64_in, iteration_overrun, 1.0..=10.0),
+            default_branching: read!(get_f64_in, default_branching, 1.0..=100.0),
+            min_branching: read!(get_f64_in, min_branching, 1.0..=100.0),
+            max_branching: read!(get_f64_in, max_branching, 1.0..=100.0),
+            stable_iterations: read!(get_u32_in, stable_iterations, 1..=100),
+            stable_scale: read!(get_f64_in, stable_scale, 0.01..=1.0),
+            best_move_change_scale: read!(get_f64_in, best_move_change_scale, 1.0..=10.0),
+            eval_drop: read!(get_i32_in, eval_drop, 1..=1_000_000),
+            eval_drop_scale: read!(get_f64_in, eval_drop_scale, 1.0..=10.0),
+            panic_drop: read!(get_i32_in, panic_drop, 1..=1_000_000),
+        };
+        if p.min_branching > p.max_branching {
+            config.add_warning(format!(
+                "time.min_branching {} exceeds time.max_branching {}; both reset to defaults",
+                p.min_branching, p.max_branching
+            ));
+            p.min_branching = d.min_branching;
+            p.max_branching = d.max_branching;
+        }
+        if p.move_overhead_ms > p.reserve_ms {
+            config.add_warning(format!(
+                "time.move_overhead_ms {} exceeds time.reserve_ms {}; both reset to defaults",
+                p.move_overhead_ms, p.reserve_ms
+            ));
+            p.move_overhead_ms = d.move_overhead_ms;
+            p.reserve_ms = d.reserve_ms;
+        }
+        p
+    }
+
+    /// The margin kept back from a limit of `limit_ms`.
+    pub fn reserve_for(&self, limit_ms: u64) -> u64 {
+        self.reserve_ms
+            .saturating_add(scale_ms(limit_ms, self.reserve_fraction))
+    }
+
+    /// How many of our own moves the remaining match time is shared over: the moves
+    /// left in a typical game, at least `min_moves_to_go`, but never more than the board
+    /// has room for (we play every other empty cell), and at least one.
+    pub fn moves_to_go(&self, progress: GameProgress) -> u64 {
+        let own_played = u64::from(progress.stones / 2);
+        let typical_left = u64::from(self.typical_game_plies / 2).saturating_sub(own_played);
+        typical_left
+            .max(u64::from(self.min_moves_to_go))
+            .min(own_room(progress))
+            .max(1)
+    }
+
+    /// The match time this move may share out: `time_left` minus the reserve and minus
+    /// the overhead of every further move the board has room for.
+    pub fn usable_time_left(&self, time_left_ms: i64, progress: GameProgress) -> u64 {
+        let left = time_left_ms.max(0) as u64;
+        let later_moves = own_room(progress).saturating_sub(1);
+        left.saturating_sub(self.reserve_for(left))
+            .saturating_sub(later_moves.saturating_mul(self.move_overhead_ms))
+    }
+}
+
+/// The most moves we can still play: we take every other empty cell, starting now.
+fn own_room(progress: GameProgress) -> u64 {
+    u64::from(progress.empty_cells).div_ceil(2)
+}
+
+/// `ms × factor`, keeping [`UNLIMITED`] unlimited (float casts saturate otherwise).
+fn scale_ms(ms: u64, factor: f64) -> u64 {
+    if ms == UNLIMITED {
+        UNLIMITED
+    } else {
+        (ms as f64 * factor) as u64
+    }
+}
+
+/// The clocks as the manager last described them (PROTOCOL.md §3), in milliseconds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TimeControl {
+    /// `timeout_turn`: `Some(0)` = play at once, `None` = no limit per move.
+    pub turn_ms: Option<u64>,
+    /// `time_left` on the match clock before this move: `None` = unlimited. May be
+    /// negative (already over).
+    pub time_left_ms: Option<i64>,
+}
+
+impl TimeControl {
+    /// Builds the control from the INFO values as received. `time_left` is `None` until
+    /// the manager has sent one; the whole `timeout_match` is left then.
+    /// A negative `timeout_turn` is nonsense and is read as "play at once" (the safe
+    /// side); `timeout_match` ≤ 0 is unlimited; the sentinel 2147483647 (or more) is
+    /// unlimited for both `time_left` and `timeout_turn`.
+    pub fn from_info(timeout_turn: i64, timeout_match: i64, time_left: Option<i64>) -> TimeControl {
+        let turn_ms = if timeout_turn >= PROTOCOL_UNLIMITED {
+            None
+        } else {
+            Some(timeout_turn.max(0) as u64)
+        };
+        let time_left_ms = match time_left {
+            Some(left) if left >= PROTOCOL_UNLIMITED => None,
+            Some(left) => Some(left),
+            None if timeout_match > 0 && timeout_match < PROTOCOL_UNLIMITED => Some(timeout_match),
+            None => None,
+        };
+        TimeControl {
+            turn_ms,
+            time_left_ms,
+        }
+    }
+}
+
+/// Where the game stands: decides how many moves the match clock must still last.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct GameProgress {
+    /// Stones on the board (both colours) when the move is asked for.
+    pub stones: u32,
+    /// Empty cells left on the board.
+    pub empty_cells: u32,
+}
+
+/// The two budgets of one move, in milliseconds from the moment the move command was read.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Budget {
+    /// Soft: the time the move should take; stretched or shrunk between iterations.
+    pub optimum_ms: u64,
+    /// Hard: never search past it.
+    pub hard_ms: u64,
+}
+
+impl Budget {
+    /// Optimum: the usable match time shared over the moves still to play, capped by a
+    /// fraction of the usable turn time. Hard: the least of several optimums, a fraction
+    /// of the usable match time, and the usable turn time. "Usable" = minus the reserve,
+    /// and for the match clock also minus the overhead of the later moves.
+    pub fn compute(params: &TimeParams, control: &TimeControl, progress: GameProgress) -> Budget {
+        let turn_cap = control
+            .turn_ms
+            .map(|turn| turn.saturating_sub(params.reserve_for(turn)));
+        let left_cap = control
+            .time_left_ms
+            .map(|left| params.usable_time_left(left, progress));
+
+        let share = left_cap.map(|cap| cap / params.moves_to_go(progress));
+        let turn_optimum = turn_cap.map(|cap| scale_ms(cap, params.turn_optimum_fraction));
+        let optimum = min_of(&[share, turn_optimum]);
+
+        let hard = min_of(&[
+            Some(scale_ms(optimum, params.hard_over_optimum)),
+            left_cap.map(|cap| scale_ms(cap, params.max_share_of_time_left)),
+            turn_cap,
+        ]);
+        Budget {
+            optimum_ms: optimum.min(hard),
+            hard_ms: hard,
+        }
+    }
+}
+
+/// The smallest of the given limits; [`UNLIMITED`] when none is given.
+fn min_of(limits: &[Option<u64>]) -> u64 {
+    limits.iter().flatten().copied().min().unwrap_or(UNLIMITED)
+}
+
+/// What the search reports after completing a depth.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct IterationReport {
+    pub depth: u32,
+    pub best_move: Coord,
+    pub score: i32,
+    /// The score is a proven win or loss: deeper search cannot change the move's value.
+    pub proven: bool,
+}
+
+/// The best move failed low at a new depth: its score is now at most `bound`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct FailLow {
+    pub depth: u32,
+    pub best_move: Coord,
+    /// The move's score at the previous depth.
+    pub previous_score: i32,
+    /// The upper bound the new depth proved for it.
+    pub bound: i32,
+    /// The bound is a proven loss.
+    pub proven_loss: bool,
+}
+
+/// How a panic ended, as the search saw it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Resolution {
+    /// Another root move holds: it does not fail low like the old best move did.
+    FoundMove(Coord),
+    /// Every root move is shown to lose (or to be as bad): searching on cannot help.
+    AllMovesLose,
+}
+
+/// The decision after a completed iteration.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Decision {
+    Continue,
+    Stop(StopReason),
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum StopReason {
+    /// A proven win or loss: the move's value is known.
+    Proven,
+    /// Every root move loses: nothing left to find.
+    AllMovesLose,
+    /// The (possibly stretched) target is used up.
+    TargetReached,
+    /// The best move has been stable, and the shrunk target is used up before the optimum.
+    StableBestMove,
+    /// The next iteration is predicted to end past what may be spent.
+    NextIterationTooLong,
+    /// The hard limit has passed.
+    HardLimit,
+}
+
+/// One completed iteration, as remembered for the branching estimate and stability.
+#[derive(Clone, Copy, Debug)]
+struct Iteration {
+    best_move: Coord,
+    score: i32,
+    duration_ms: u64,
+}
+
+/// Iterations shorter than this are too coarse (1 ms clock) to estimate growth from.
+const MEASURABLE_ITERATION_MS: u64 = 5;
+/// How many of the latest duration ratios the branching estimate averages.
+const BRANCHING_WINDOW: usize = 3;
+
+/// The time manager of one move; see the module documentation for the call protocol.
+#[derive(Debug)]
+pub struct TimeManager<C: Clock = SystemClock> {
+    clock: C,
+    params: TimeParams,
+    budget: Budget,
+    /// Clock reading when the move command was read: every limit counts from here.
+    started_at_ms: u64,
+    /// Absolute clock value of the hard limit, so the frequent check is one comparison.
+    hard_deadline_ms: u64,
+    /// Absolute clock value after which the current iteration is cut at a root-move
+    /// boundary (ignored in panic mode).
+    iteration_deadline_ms: u64,
+    /// The optimum as currently stretched or shrunk, ms from the start, ≤ hard.
+    target_ms: u64,
+    iterations: Vec<Iteration>,
+    /// Clock reading (elapsed) when the last iteration ended.
+    last_iteration_end_ms: u64,
+    /// A panic resolution found a new best move; counts as a best-move change.
+    best_move_changed_in_panic: bool,
+    /// A panic ended with every move failing low; counts as a falling evaluation.
+    all_moves_fell: bool,
+    panic: Option<Panic>,
+}
+
+/// The fail-low that started a panic, and when.
+#[derive(Clone, Copy, Debug)]
+struct Panic {
+    fail: FailLow,
+    since_ms: u64,
+}
+
+impl<C: Clock> TimeManager<C> {
+    /// Starts managing one move. `started_at_ms` is the clock reading when the move
+    /// command was read (the manager's turn clock starts then, not when searching does).
+    pub fn start(clock: C, started_at_ms: u64, budget: Budget, params: TimeParams) -> Self {
+        let mut manager = TimeManager {
+            clock,
+            params,
+            budget,
+            started_at_ms,
+            hard_deadline_ms: started_at_ms.saturating_add(budget.hard_ms),
+            iteration_deadline_ms: 0,
+            target_ms: budget.optimum_ms,
+            iterations: Vec::new(),
+            last_iteration_end_ms: 0,
+            best_move_changed_in_panic: false,
+            all_moves_fell: false,
+            panic: None,
+        };
+        manager.last_iteration_end_ms = manager.elapsed_ms();
+        manager.retarget();
+        manager
+    }
+
+    /// The cheap check for the search's node loop (call every ~1–2k nodes): true once
+    /// the hard limit has passed and the search must stop at once.
+    #[inline]
+    pub fn hard_limit_reached(&self) -> bool {
+        self.clock.now_ms() >= self.hard_deadline_ms
+    }
+
+    /// The check between root moves: true once the current iteration has run past what
+    /// was planned for it, so the search should finish it early with the best move found
+    /// so far. Never true in panic mode (only the hard limit stops a panic).
+    #[inline]
+    pub fn soft_limit_reached(&self) -> bool {
+        let now = self.clock.now_ms();
+        now >= self.hard_deadline_ms || (self.panic.is_none() && now >= self.iteration_deadline_ms)
+    }
+
+    /// Milliseconds since the move command was read.
+    pub fn elapsed_ms(&self) -> u64 {
+        self.clock.now_ms().saturating_sub(self.started_at_ms)
+    }
+
+    pub fn budget(&self) -> Budget {
+        self.budget
+    }
+
+    /// The optimum as currently stretched (best move changes, falling evaluation) or
+    /// shrunk (stable best move); never past the hard limit.
+    pub fn target_ms(&self) -> u64 {
+        self.target_ms
+    }
+
+    /// The time a panic may use, counted from the move's start: up to the hard limit,
+    /// ignoring the optimum.
+    pub fn panic_budget_ms(&self) -> u64 {
+        self.budget.hard_ms
+    }
+
+    pub fn in_panic(&self) -> bool {
+        self.panic.is_some()
+    }
+
+    /// The search completed an iteration: record it and decide whether to go deeper.
+    pub fn after_iteration(&mut self, report: IterationReport) -> Decision {
+        let now = self.elapsed_ms();
+        let duration_ms = now.saturating_sub(self.last_iteration_end_ms);
+        self.last_iteration_end_ms = now;
+        // A completed iteration has searched every root move: any panic is settled.
+        self.panic = None;
+        self.iterations.push(Iteration {
+            best_move: report.best_move,
+            score: report.score,
+            duration_ms,
+        });
+        self.retarget();
+        // Panic adjustments apply to the iteration in which they happened only.
+        self.best_move_changed_in_panic = false;
+        self.all_moves_fell = false;
+
+        if report.proven {
+            return Decision::Stop(StopReason::Proven);
+        }
+        if now >= self.budget.hard_ms {
+            return Decision::Stop(StopReason::HardLimit);
+        }
+        if now >= self.target_ms {
+            let reason = if now < self.budget.optimum_ms {
+                StopReason::StableBestMove
+            } else {
+                StopReason::TargetReached
+            };
+            return Decision::Stop(reason);
+        }
+        let predicted_end = now.saturating_add(scale_ms(duration_ms, self.branching_factor()));
+        let planned_limit = scale_ms(self.target_ms, self.params.iteration_overrun);
+        if predicted_end > self.budget.hard_ms || predicted_end > planned_limit {
+            return Decision::Stop(StopReason::NextIterationTooLong);
+        }
+        Decision::Continue
+    }
+
+    /// The current best move failed low at a new depth. Starts panic mode when the fall
+    /// is large (at least `panic_drop`) or to a proven loss; returns whether panicking.
+    pub fn on_fail_low(&mut self, fail: FailLow) -> bool {
+        let drop = i64::from(fail.previous_score) - i64::from(fail.bound);
+        if self.panic.is_none() && (fail.proven_loss || drop >= i64::from(self.params.panic_drop)) {
+            self.panic = Some(Panic {
+                fail,
+                since_ms: self.elapsed_ms(),
+            });
+        }
+        self.in_panic()
+    }
+
+    /// The search settled the panic before the iteration ended. A new best move stretches
+    /// the target like any best-move change; every move losing counts as a falling
+    /// evaluation. Returns the decision: with every move lost, stop now.
+    pub fn on_resolved(&mut self, resolution: Resolution) -> Decision {
+        if self.panic.take().is_none() {
+            return Decision::Continue;
+        }
+        match resolution {
+            Resolution::FoundMove(_) => self.best_move_changed_in_panic = true,
+            Resolution::AllMovesLose => self.all_moves_fell = true,
+        }
+        self.retarget();
+        match resolution {
+            Resolution::FoundMove(_) => Decision::Continue,
+            Resolution::AllMovesLose => Decision::Stop(StopReason::AllMovesLose),
+        }
+    }
+
+    /// Growth of an iteration's duration over the previous one: the mean of the latest
+    /// measurable ratios, clamped; the default until there are any.
+    fn branching_factor(&self) -> f64 {
+        let ratios: Vec<f64> = self
+            .iterations
+            .windows(2)
+            .filter(|pair| pair[0].duration_ms >= MEASURABLE_ITERATION_MS)
+            .map(|pair| pair[1].duration_ms as f64 / pair[0].duration_ms as f64)
+            .collect();
+        let recent = &ratios[ratios.len().saturating_sub(BRANCHING_WINDOW)..];
+        if recent.is_empty() {
+            return self.params.default_branching;
+        }
+        let mean = recent.iter().sum::<f64>() / recent.len() as f64;
+        mean.clamp(self.params.min_branching, self.params.max_branching)
+    }
+
+    /// How many completed iterations in a row ended with the latest best move.
+    fn stable_run(&self) -> u32 {
+        let Some(last) = self.iterations.last() else {
+            return 0;
+        };
+        self.iterations
+            .iter()
+            .rev()
+            .take_while(|it| it.best_move == last.best_move)
+            .count() as u32
+    }
+
+    fn best_move_just_changed(&self) -> bool {
+        let n = self.iterations.len();
+        self.best_move_changed_in_panic
+            || (n >= 2 && self.iterations[n - 1].best_move != self.iterations[n - 2].best_move)
+    }
+
+    fn eval_falling(&self) -> bool {
+        let n = self.iterations.len();
+        self.all_moves_fell
+            || (n >= 2
+                && i64::from(self.iterations[n - 2].score)
+                    - i64::from(self.iterations[n - 1].score)
+                    >= i64::from(self.params.eval_drop))
+    }
+
+    /// Recomputes the stretched/shrunk target and the iteration deadline.
+    fn retarget(&mut self) {
+        let p = &self.params;
+        let mut scale = 1.0;
+        if self.best_move_just_changed() {
+            scale *= p.best_move_change_scale;
+        } else if self.stable_run() >= p.stable_iterations {
+            scale *= p.stable_scale;
+        }
+        if self.eval_falling() {
+            scale *= p.eval_drop_scale;
+        }
+        self.target_ms = scale_ms(self.budget.optimum_ms, scale).min(self.budget.hard_ms);
+        let iteration_limit =
+            scale_ms(self.target_ms, p.iteration_overrun).min(self.budget.hard_ms);
+        self.iteration_deadline_ms = self.started_at_ms.saturating_add(iteration_limit);
+    }
+
+    /// One line for a `MESSAGE` (no line breaks): the budgets, or the panic and its budget.
+    pub fn describe(&self) -> String {
+        let elapsed = self.elapsed_ms();
+        match &self.panic {
+            Some(panic) => {
+                let fail = &panic.fail;
+                let fall = if fail.proven_loss {
+                    "to a proven loss".to_string()
+                } else {
+                    format!("from {} to at most {}", fail.previous_score, fail.bound)
+                };
+                format!(
+                    "panic: best move {} failed low at depth {} ({}) after {} ms; searching the \
+                     other moves up to the hard limit {} ({} left)",
+                    fail.best_move,
+                    fail.depth,
+                    fall,
+                    panic.since_ms,
+                    Ms(self.panic_budget_ms()),
+                    Ms(self.panic_budget_ms().saturating_sub(elapsed)),
+                )
+            }
+            None => format!(
+                "time: optimum {}, target {}, hard limit {}, elapsed {}",
+                Ms(self.budget.optimum_ms),
+                Ms(self.target_ms),
+                Ms(self.budget.hard_ms),
+                Ms(elapsed)
+            ),
+        }
+    }
+}
+
+/// Milliseconds for messages, spelling out "unlimited".
+struct Ms(u64);
+
+impl fmt::Display for Ms {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.0 == UNLIMITED {
+            f.write_str("unlimited")
+        } else {
+            write!(f, "{} ms", self.0)
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::config::ConfigSource;
+
+    /// Gomocup's controls (PROTOCOL.md §5): turn ms, match ms.
+    const CONTROLS: [(u64, u64); 3] = [(30_000, 180_000), (5_000, 120_000), (300_000, 1_000_000)];
+
+    fn finite(turn: u64, left: i64) -> TimeControl {
+        TimeControl {
+            turn_ms: Some(turn),
+            time_left_ms: Some(left),
+        }
+    }
+
+    fn on_board(size: u32, stones: u32) -> GameProgress {
+        GameProgress {
+            stones,
+            empty_cells: size * size - stones,
+        }
+    }
+
+    fn usable(params: &TimeParams, limit: u64) -> u64 {
+        limit.saturating_sub(params.reserve_for(limit))
+    }
+
+    #[test]
+    fn budgets_respect_every_limit_for_gomocup_controls() {
+        let p = TimeParams::default();
+        for (turn, full_match) in CONTROLS {
+            for size in [15, 20] {
+                // Move 1, move 20, move 60 (own moves: two stones per move) and a board
+                // with two empty cells.
+                for stones in [0, 38, 118, size * size - 2] {
+                    for left in [full_match, full_match / 2, full_match / 10, 1_000, 100] {
+                        let progress = on_board(size, stones);
+                        let b = Budget::compute(&p, &finite(turn, left as i64), progress);
+                        let context = format!("turn {turn} left {left} stones {stones}: {b:?}");
+                        assert!(b.optimum_ms <= b.hard_ms, "{context}");
+                        assert!(b.hard_ms <= usable(&p, turn), "{context}");
+                        assert!(b.hard_ms <= usable(&p, left), "{context}");
+                        let share_cap = (usable(&p, left) as f64 * p.max_share_of_time_left) as u64;
+                        assert!(b.hard_ms <= share_cap, "{context}");
+                        let several = (b.optimum_ms as f64 * p.hard_over_optimum) as u64;
+                        assert!(b.hard_ms <= several, "{context}");
+                        // Spending the optimum on every move still to play fits the clock.
+                        let moves = p.moves_to_go(progress);
+                        assert!(b.optimum_ms * moves <= usable(&p, left), "{context}");
+                        let turn_share = (usable(&p, turn) as f64 * p.turn_optimum_fraction) as u64;
+                        assert!(b.optimum_ms <= turn_share, "{context}");
+                        // Time beyond the reserve and the later moves' overhead is spent.
+                        if p.usable_time_left(left as i64, progress) >= moves {
+                            assert!(b.optimum_ms > 0, "{context}");
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn the_match_clock_is_shared_over_the_typical_game_at_move_one() {
+        let p = TimeParams::default();
+        let b = Budget::compute(&p, &finite(30_000, 180_000), on_board(15, 0));
+        let typical_own_moves = u64::from(p.typical_game_plies / 2);
+        let usable = p.usable_time_left(180_000, on_board(15, 0));
+        assert_eq!(b.optimum_ms, usable / typical_own_moves);
+        // Several optimums fit in the turn here, so the hard limit is several optimums.
+        assert_eq!(
+            b.hard_ms,
+            (b.optimum_ms as f64 * p.hard_over_optimum) as u64
+        );
+    }
+
+    #[test]
+    fn fastgame_hard_limit_is_the_turn_limit() {
+        let p = TimeParams::default();
+        let b = Budget::compute(&p, &finite(5_000, 120_000), on_board(20, 0));
+        // 120 s over the typical game is more than a quarter of 5 s per move, so several
+        // optimums exceed the turn: the turn (minus reserve) is what bounds the move.
+        assert!(b.optimum_ms as f64 * p.hard_over_optimum > usable(&p, 5_000) as f64);
+        assert_eq!(b.hard_ms, usable(&p, 5_000));
+    }
+
+    #[test]
+    fn later_moves_get_no_less_time_for_the_same_clock() {
+        let p = TimeParams::default();
+        for (turn, _) in CONTROLS {
+            let mut previous = 0;
+            for stones in (0..=223).step_by(2) {
+                let b = Budget::compute(&p, &finite(turn, 20_000), on_board(15, stones));
+                assert!(b.optimum_ms >= previous, "turn {turn} stones {stones}");
+                previous = b.optimum_ms;
+            }
+            let move_20 = Budget::compute(&p, &finite(turn, 20_000), on_board(15, 38));
+            let last = Budget::compute(&p, &finite(turn, 20_000), on_board(15, 223));
+            assert!(last.optimum_ms > move_20.optimum_ms, "turn {turn}");
+        }
+    }
+
+    #[test]
+    fn more_time_left_never_means_less_time() {
+        let p = TimeParams::default();
+        for (turn, full_match) in CONTROLS {
+            let mut previous = Budget {
+                optimum_ms: 0,
+                hard_ms: 0,
+            };
+            for left in (-1_000..=full_match as i64).step_by(997) {
+                let b = Budget::compute(&p, &finite(turn, left), on_board(20, 40));
+                assert!(b.optimum_ms >= previous.optimum_ms && b.hard_ms >= previous.hard_ms);
+                previous = b;
+            }
+        }
+    }
+
+    #[test]
+    fn turn_zero_means_play_at_once() {
+        let p = TimeParams::default();
+        for left in [None, Some(180_000), Some(-5)] {
+            let control = TimeControl {
+                turn_ms: Some(0),
+                time_left_ms: left,
+            };
+            let b = Budget::compute(&p, &control, on_board(15, 10));
+            assert_eq!((b.optimum_ms, b.hard_ms), (0, 0));
+        }
+        let clock = ManualClock::new(0);
+        let b = Budget::compute(&p, &finite(0, 100_000), on_board(15, 0));
+        let mut tm = TimeManager::start(&clock, 0, b, p);
+        assert!(tm.hard_limit_reached());
+        let decision = tm.after_iteration(report(1, Coord::new(7, 7), 0));
+        assert!(matches!(decision, Decision::Stop(_)));
+    }
+
+    #[test]
+    fn unlimited_match_time_leaves_the_turn_as_the_only_limit() {
+        let p = TimeParams::default();
+        let control = TimeControl::from_info(30_000, 0, Some(PROTOCOL_UNLIMITED));
+        let early = Budget::compute(&p, &control, on_board(15, 0));
+        let late = Budget::compute(&p, &control, on_board(15, 118));
+        assert_eq!(early, late);
+        assert_eq!(early.hard_ms, usable(&p, 30_000));
+        let turn_share = (usable(&p, 30_000) as f64 * p.turn_optimum_fraction) as u64;
+        assert_eq!(early.optimum_ms, turn_share);
+    }
+
+    #[test]
+    fn negative_or_tiny_time_left_gives_nothing_to_spend() {
+        let p = TimeParams::default();
+        for left in [-30_000, -1, 0, p.reserve_ms as i64] {
+            let b = Budget::compute(&p, &finite(30_000, left), on_board(15, 50));
+            assert_eq!((b.optimum_ms, b.hard_ms), (0, 0), "left {left}");
+        }
+    }
+
+    #[test]
+    fn no_limit_at_all_is_unlimited() {
+        let p = TimeParams::default();
+        let control = TimeControl::from_info(PROTOCOL_UNLIMITED, 0, None);
+        assert_eq!(
+            control,
+            TimeControl {
+                turn_ms: None,
+                time_left_ms: None
+            }
+        );
+        let b = Budget::compute(&p, &control, on_board(15, 0));
+        assert_eq!((b.optimum_ms, b.hard_ms), (UNLIMITED, UNLIMITED));
+        let clock = ManualClock::new(1_000);
+        let tm = TimeManager::start(&clock, 1_000, b, p);
+        clock.set(u64::MAX - 1);
+        assert!(!tm.hard_limit_reached() && !tm.soft_limit_reached());
+    }
+
+    #[test]
+    fn info_values_are_read_as_the_protocol_defines_them() {
+        let c = TimeControl::from_info(5_000, 120_000, None);
+        assert_eq!(
+            c,
+            TimeControl {
+                turn_ms: Some(5_000),
+                time_left_ms: Some(120_000)
+            }
+        );
+        let c = TimeControl::from_info(5_000, 120_000, Some(-250));
+        assert_eq!(c.time_left_ms, Some(-250));
+        let c = TimeControl::from_info(30_000, 0, None);
+        assert_eq!(c.time_left_ms, None);
+        let c = TimeControl::from_info(-7, 0, None);
+        assert_eq!(c.turn_ms, Some(0));
+    }
+
+    /// Plays a whole game on `size`×`size` (we move on every other cell), spending
+    /// `spend(budget)` plus the assumed overhead on each move; returns the time left after
+    /// each move.
+    fn simulate(size: u32, turn: u64, full_match: u64, spend: impl Fn(Budget) -> u64) -> Vec<i64> {
+        let p = TimeParams::default();
+        let mut left = full_match as i64;
+        let mut after = Vec::new();
+        for stones in (0..size * size).step_by(2) {
+            let b = Budget::compute(&p, &finite(turn, left), on_board(size, stones));
+            left -= (spend(b) + p.move_overhead_ms) as i64;
+            after.push(left);
+        }
+        after
+    }
+
+    #[test]
+    fn a_whole_game_at_the_hard_limit_never_overdraws_the_match_clock() {
+        // Spending the hard limit (the most a move may take, so also the optimum) and the
+        // overhead on every move of a game that fills the board.
+        for (turn, full_match) in CONTROLS {
+            for size in [15, 20] {
+                let after = simulate(size, turn, full_match, |b| b.hard_ms);
+                let lowest = after.iter().copied().min().unwrap_or(0);
+                assert!(lowest >= 0, "turn {turn} size {size}: {lowest}");
+            }
+        }
+    }
+
+    fn report(depth: u32, best_move: Coord, score: i32) -> IterationReport {
+        IterationReport {
+            depth,
+            best_move,
+            score,
+            proven: false,
+        }
+    }
+
+    /// Runs iterations of the given durations until the manager says stop; returns the
+    /// elapsed time and reason then.
+    fn run(
+        tm: &mut TimeManager<&ManualClock>,
+        clock: &ManualClock,
+        durations: &[u64],
+        best: impl Fn(usize) -> Coord,
+    ) -> (u64, StopReason) {
+        for (i, &duration) in durations.iter().enumerate() {
+            clock.advance(duration);
+            if let Decision::Stop(reason) = tm.after_iteration(report(i as u32 + 1, best(i), 0)) {
+                return (tm.elapsed_ms(), reason);
+            }
+        }
+        panic!("the manager never stopped");
+    }
+
+    const DOUBLING: [u64; 12] = [
+        10, 20, 40, 80, 160, 320, 640, 1280, 2560, 5120, 10240, 20480,
+    ];
+
+    fn budget(optimum_ms: u64, hard_ms: u64) -> Budget {
+        Budget {
+            optimum_ms,
+            hard_ms,
+        }
+    }
+
+    #[test]
+    fn a_stable_best_move_stops_before_the_optimum() {
+        let clock = ManualClock::new(0);
+        let mut tm = TimeManager::start(&clock, 0, budget(1_000, 4_000), TimeParams::default());
+        let (elapsed, _) = run(&mut tm, &clock, &DOUBLING, |_| Coord::new(7, 7));
+        assert!(elapsed < 1_000, "stopped at {elapsed}");
+    }
+
+    #[test]
+    fn a_changing_best_move_searches_past_the_optimum_but_not_the_hard_limit() {
+        let clock = ManualClock::new(0);
+        let mut tm = TimeManager::start(&clock, 0, budget(1_000, 4_000), TimeParams::default());
+        let (elapsed, _) = run(&mut tm, &clock, &DOUBLING, |i| Coord::new(i as i32 % 2, 0));
+        assert!(elapsed > 1_000 && elapsed <= 4_000, "stopped at {elapsed}");
+    }
+
+    #[test]
+    fn an_iteration_that_cannot_finish_in_time_is_not_started() {
+        let clock = ManualClock::new(0);
+        let mut tm = TimeManager::start(&clock, 0, budget(1_000, 1_200), TimeParams::default());
+        // 100, 200, 400: growth 2, so the next would take 800 and end at 1500 > 1200.
+        let (elapsed, reason) = run(&mut tm, &clock, &[100, 200, 400], |_| Coord::new(3, 3));
+        assert_eq!((elapsed, reason), (700, StopReason::NextIterationTooLong));
+    }
+
+    #[test]
+    fn a_proven_result_stops_at_once() {
+        let clock = ManualClock::new(0);
+        let mut tm = TimeManager::start(&clock, 0, budget(10_000, 40_000), TimeParams::default());
+        clock.advance(5);
+        let mut won = report(3, Coord::new(1, 1), 30_000);
+        won.proven = true;
+        assert_eq!(tm.after_iteration(won), Decision::Stop(StopReason::Proven));
+    }
+
+    #[test]
+    fn a_falling_evaluation_stretches_the_target_within_the_hard_limit() {
+        let p = TimeParams::default();
+        for hard in [1_200, 4_000] {
+            let clock = ManualClock::new(0);
+            let mut tm = TimeManager::start(&clock, 0, budget(1_000, hard), p.clone());
+            clock.advance(10);
+            tm.after_iteration(report(1, Coord::new(7, 7), 50));
+            clock.advance(10);
+            tm.after_iteration(report(2, Coord::new(7, 7), 50 - p.eval_drop));
+            assert!(
+                tm.target_ms() > 1_000 && tm.target_ms() <= hard,
+                "{}",
+                tm.target_ms()
+            );
+        }
+    }
+
+    #[test]
+    fn the_hard_limit_counts_from_when_the_command_was_read() {
+        let clock = ManualClock::new(150);
+        let tm = TimeManager::start(&clock, 100, budget(200, 500), TimeParams::default());
+        assert_eq!(tm.elapsed_ms(), 50);
+        clock.set(599);
+        assert!(!tm.hard_limit_reached());
+        clock.set(600);
+        assert!(tm.hard_limit_reached());
+    }
+
+    /// A manager after two quick iterations with best move 7,7 at score 40, ready for
+    /// depth 3; budget: optimum 1000, hard 3000.
+    fn at_depth_three(clock: &ManualClock) -> TimeManager<&ManualClock> {
+        let mut tm = TimeManager::start(clock, 0, budget(1_000, 3_000), TimeParams::default());
+        for depth in 1..=2 {
+            clock.advance(50);
+            tm.after_iteration(report(depth, Coord::new(7, 7), 40));
+        }
+        tm
+    }
+
+    fn fail_low(previous_score: i32, bound: i32, proven_loss: bool) -> FailLow {
+        FailLow {
+            depth: 3,
+            best_move: Coord::new(7, 7),
+            previous_score,
+            bound,
+            proven_loss,
+        }
+    }
+
+    #[test]
+    fn panic_searches_past_the_optimum_but_never_past_the_hard_limit() {
+        let clock = ManualClock::new(0);
+        let mut tm = at_depth_three(&clock);
+        let calm_clock = ManualClock::new(0);
+        let calm = at_depth_three(&calm_clock);
+
+        clock.set(900);
+        assert!(tm.on_fail_low(fail_low(40, 40 - TimeParams::default().panic_drop, false)));
+        assert!(tm.in_panic());
+        assert_eq!(tm.panic_budget_ms(), 3_000);
+
+        for t in [1_600, 2_999] {
+            clock.set(t);
+            calm_clock.set(t);
+            assert!(
+                calm.soft_limit_reached(),
+                "without panic the iteration is cut at {t}"
+            );
+            assert!(
+                !tm.soft_limit_reached() && !tm.hard_limit_reached(),
+                "panic at {t}"
+            );
+        }
+        clock.set(3_000);
+        assert!(tm.hard_limit_reached() && tm.soft_limit_reached());
+    }
+
+    #[test]
+    fn a_small_fail_low_does_not_panic() {
+        let clock = ManualClock::new(0);
+        let mut tm = at_depth_three(&clock);
+        let drop = TimeParams::default().panic_drop - 1;
+        assert!(!tm.on_fail_low(fail_low(40, 40 - drop, false)));
+        clock.set(1_600);
+        assert!(tm.soft_limit_reached());
+    }
+
+    #[test]
+    fn a_fail_low_to_a_proven_loss_always_panics() {
+        let clock = ManualClock::new(0);
+        let mut tm = at_depth_three(&clock);
+        assert!(tm.on_fail_low(fail_low(40, 39, true)));
+    }
+
+    #[test]
+    fn finding_a_move_that_holds_ends_the_panic_and_stretches_the_target() {
+        let clock = ManualClock::new(0);
+        let mut tm = at_depth_three(&clock);
+        clock.set(900);
+        tm.on_fail_low(fail_low(40, -500, false));
+        clock.set(1_200);
+        let decision = tm.on_resolved(Resolution::FoundMove(Coord::new(8, 8)));
+        assert_eq!(decision, Decision::Continue);
+        assert!(!tm.in_panic());
+        assert!(tm.target_ms() > 1_000 && tm.target_ms() <= 3_000);
+        // Back to normal: the iteration is cut again once past its (stretched) deadline.
+        clock.set(2_999);
+        assert!(tm.soft_limit_reached());
+    }
+
+    #[test]
+    fn every_move_losing_ends_the_panic_and_stops() {
+        let clock = ManualClock::new(0);
+        let mut tm = at_depth_three(&clock);
+        tm.on_fail_low(fail_low(40, -30_000, true));
+        let decision = tm.on_resolved(Resolution::AllMovesLose);
+        assert_eq!(decision, Decision::Stop(StopReason::AllMovesLose));
+        assert!(!tm.in_panic());
+    }
+
+    #[test]
+    fn a_completed_iteration_settles_a_panic() {
+        let clock = ManualClock::new(0);
+        let mut tm = at_depth_three(&clock);
+        tm.on_fail_low(fail_low(40, -500, false));
+        clock.set(400);
+        tm.after_iteration(report(3, Coord::new(8, 8), -20));
+        assert!(!tm.in_panic());
+    }
+
+    #[test]
+    fn describe_is_one_line_naming_the_panic_and_its_budget() {
+        let clock = ManualClock::new(0);
+        let mut tm = at_depth_three(&clock);
+        let calm = tm.describe();
+        assert!(calm.contains("optimum 1000 ms") && calm.contains("hard limit 3000 ms"));
+        tm.on_fail_low(fail_low(40, -500, false));
+        let text = tm.describe();
+        assert!(text.starts_with("panic"), "{text}");
+        assert!(text.contains("7,7") && text.contains("3000 ms"), "{text}");
+        assert!(!text.contains('\n') && !text.contains('\r'));
+    }
+
+    #[test]
+    fn embedded_config_gives_the_default_params() {
+        let config = Config::embedded();
+        assert_eq!(TimeParams::from_config(&config), TimeParams::default());
+        assert_eq!(config.take_warning(), None);
+    }
+
+    #[test]
+    fn every_time_key_of_the_default_config_is_read() {
+        let defaults = Config::embedded();
+        let keys: Vec<String> = defaults
+            .keys()
+            .filter(|k| k.starts_with("time."))
+            .map(str::to_string)
+            .collect();
+        assert!(keys.len() >= 10, "{keys:?}");
+        for key in keys {
+            let value = defaults.get(&key).unwrap_or_default();
+            // A nearby value inside every key's range: one more, or 10% more.
+            let changed = match value.parse::<i64>() {
+                Ok(n) => (n + 1).to_string(),
+                Err(_) => (value.parse::<f64>().unwrap_or(1.0) * 1.1).to_string(),
+            };
+            let config = Config::from_text(&format!("{key} = {changed}\n"), ConfigSource::Embedded);
+            let params = TimeParams::from_config(&config);
+            assert_eq!(config.take_warning(), None, "{key} = {changed}");
+            assert_ne!(params, TimeParams::default(), "{key} is not read");
+        }
+    }
+
+    #[test]
+    fn config_overrides_params_and_bad_values_keep_defaults() {
+        let text = "[time]\nreserve_ms = 75\nstable_scale = 7.0\nmin_branching = 9.0\n";
+        let config = Config::from_text(text, ConfigSource::Embedded);
+        let p = TimeParams::from_config(&config);
+        let d = TimeParams::default();
+        assert_eq!(p.reserve_ms, 75);
+        assert_eq!(p.stable_scale, d.stable_scale);
+        assert_eq!(
+            (p.min_branching, p.max_branching),
+            (d.min_branching, d.max_branching)
+        );
+        let warning = config.take_warning().unwrap_or_default();
+        assert!(warning.contains("time.stable_scale"), "{warning}");
+        assert!(warning.contains("time.min_branching"), "{warning}");
+    }
+}

@@ -1,0 +1,144 @@
+//! Transposition table: one entry per slot, replaced by depth and age.
+//!
+//! Storage is a `Vec<[u64; 2]>` of zeros so the allocation is a `calloc`: the operating
+//! system hands out zero pages lazily, so even a large table costs nothing until it is
+//! touched and never delays the first move.
+
+use crate::board::Pos;
+
+/// Whether a stored value is exact or a bound.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Bound {
+    Exact = 1,
+    /// The value is at least this (a beta cut-off).
+    Lower = 2,
+    /// The value is at most this (all moves failed low).
+    Upper = 3,
+}
+
+#[derive(Clone, Copy, Debug)]
+pub struct Entry {
+    pub best: Pos,
+    pub value: i32,
+    pub depth: i32,
+    pub bound: Bound,
+}
+
+pub struct TranspositionTable {
+    slots: Vec<[u64; 2]>,
+    mask: usize,
+    generation: u8,
+}
+
+/// Bytes one slot takes.
+pub const SLOT_BYTES: usize = 16;
+
+impl TranspositionTable {
+    /// A table of at most `bytes` bytes (rounded down to a power of two of slots).
+    pub fn new(bytes: usize) -> TranspositionTable {
+        let slots = (bytes / SLOT_BYTES).max(1024);
+        let slots = 1usize << (usize::BITS - 1 - slots.leading_zeros());
+        TranspositionTable {
+            slots: vec![[0u64; 2]; slots],
+            mask: slots - 1,
+            generation: 0,
+        }
+    }
+
+    pub fn size_bytes(&self) -> usize {
+        self.slots.len() * SLOT_BYTES
+    }
+
+    pub fn clear(&mut self) {
+        self.slots.iter_mut().for_each(|s| *s = [0, 0]);
+        self.generation = 0;
+    }
+
+    /// Called once per search so entries of earlier searches are replaced first.
+    pub fn new_search(&mut self) {
+        self.generation = self.generation.wrapping_add(1);
+    }
+
+    pub fn probe(&self, key: u64) -> Option<Entry> {
+        let [stored_key, data] = self.slots[key as usize & self.mask];
+        if stored_key != key || data == 0 {
+            return None;
+        }
+        let bound = match (data >> 40) & 0xff {
+            1 => Bound::Exact,
+            2 => Bound::Lower,
+            3 => Bound::Upper,
+            _ => return None,
+        };
+        Some(Entry {
+            best: Pos((data & 0xffff) as u16),
+            value: ((data >> 16) & 0xffff) as u16 as i16 as i32,
+            depth: ((data >> 32) & 0xff) as u8 as i8 as i32,
+            bound,
+        })
+    }
+
+    pub fn store(&mut self, key: u64, best: Pos, value: i32, depth: i32, bound: Bound) {
+        let slot = &mut self.slots[key as usize & self.mask];
+        let [old_key, old_data] = *slot;
+        if old_key == key || old_data == 0 {
+            // Same position or empty slot: always take the newer information, but keep
+            // a known best move when the new search did not find one.
+            let best = if best.is_none() && old_key == key {
+                Pos((old_data & 0xffff) as u16)
+            } else {
+                best
+            };
+            *slot = [key, pack(best, value, depth, bound, self.generation)];
+            return;
+        }
+        let old_depth = ((old_data >> 32) & 0xff) as u8 as i8 as i32;
+        let old_gen = ((old_data >> 48) & 0xff) as u8;
+        if old_gen != self.generation || depth >= old_depth {
+            *slot = [key, pack(best, value, depth, bound, self.generation)];
+        }
+    }
+}
+
+fn pack(best: Pos, value: i32, depth: i32, bound: Bound, generation: u8) -> u64 {
+    let value = value.clamp(i16::MIN as i32, i16::MAX as i32) as i16 as u16 as u64;
+    let depth = depth.clamp(-128, 127) as i8 as u8 as u64;
+    best.0 as u64 | value << 16 | depth << 32 | (bound as u64) << 40 | (generation as u64) << 48
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn stores_and_reads_back_every_field() {
+        let mut tt = TranspositionTable::new(1 << 16);
+        tt.store(0xdead_beef_1234, Pos(321), -29_990, 7, Bound::Lower);
+        let e = tt.probe(0xdead_beef_1234).unwrap();
+        assert_eq!(
+            (e.best, e.value, e.depth, e.bound),
+            (Pos(321), -29_990, 7, Bound::Lower)
+        );
+        assert!(tt.probe(0xdead_beef_1235).is_none());
+    }
+
+    #[test]
+    fn deeper_entries_survive_shallower_ones_of_the_same_search() {
+        let mut tt = TranspositionTable::new(1 << 14);
+        let slots = tt.slots.len() as u64;
+        tt.store(5, Pos(1), 10, 9, Bound::Exact);
+        tt.store(5 + slots, Pos(2), 20, 3, Bound::Exact); // same slot, other key
+        assert_eq!(tt.probe(5).unwrap().depth, 9);
+        tt.new_search();
+        tt.store(5 + slots, Pos(2), 20, 3, Bound::Exact); // older entries give way
+        assert_eq!(tt.probe(5 + slots).unwrap().best, Pos(2));
+    }
+
+    #[test]
+    fn size_is_a_power_of_two_within_the_budget() {
+        let tt = TranspositionTable::new(100 << 20);
+        assert!(tt.size_bytes() <= 100 << 20);
+        assert!(tt.size_bytes() > 50 << 20);
+        assert!(tt.slots.len().is_power_of_two());
+    }
+}

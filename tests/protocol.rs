@@ -1,0 +1,839 @@
+//! The brain protocol end to end: the real binary driven as the managers drive it
+//! (PROTOCOL.md §1–3, §6). Every move the brain answers is judged by an independent
+//! referee board (`wuzi::rules::judge_move`); positions with known answers come from
+//! `shared/positions/gomocup-acceptance.txt`.
+
+mod common;
+
+use common::{parse_move, pos_moves, position_lines, Brain, Eol, GameEnd, Referee, QUICK};
+use std::time::{Duration, Instant};
+use wuzi::rules::{judge_move, Verdict};
+use wuzi::types::{Coord, Rule};
+
+/// How long a move may take beyond `timeout_turn` before the test calls the brain hung.
+/// Timing itself is checked by the time-safety tests, with the managers' tolerance.
+const SLACK: Duration = Duration::from_secs(3);
+
+fn ms(v: u64) -> Duration {
+    Duration::from_millis(v)
+}
+
+fn c(x: i32, y: i32) -> Coord {
+    Coord::new(x, y)
+}
+
+fn turn(t: Coord) -> String {
+    format!("TURN {},{}", t.x, t.y)
+}
+
+/// The referee's stones in move order.
+fn history(r: &Referee) -> Vec<Coord> {
+    r.board
+        .history()
+        .iter()
+        .map(|&p| r.board.coord(p))
+        .collect()
+}
+
+/// One exchange: the tester plays `t` (judged), sends `TURN t`, and the brain's answer
+/// is judged and played. Returns the brain's move.
+fn exchange(brain: &mut Brain, referee: &mut Referee, t: Coord, wait: Duration) -> Coord {
+    referee.tester_plays(t);
+    brain.send(&turn(t));
+    let m = brain.move_within(wait);
+    referee.brain_plays(brain, m);
+    m
+}
+
+/// Plays a game to its end from a position where the brain is to move. `ask` sends
+/// whatever the emulated manager sends to get the brain's move (`last` = the tester's
+/// previous move, `None` when the brain moves first on this position) and returns the
+/// brain's answer. Every move of both sides goes through the referee.
+fn play_out(
+    brain: &mut Brain,
+    referee: &mut Referee,
+    mut last: Option<Coord>,
+    ask: &mut dyn FnMut(&mut Brain, &Referee, Option<Coord>) -> Coord,
+) -> GameEnd {
+    loop {
+        if referee.board.is_full() {
+            return GameEnd::Draw;
+        }
+        let m = ask(brain, referee, last);
+        if referee.brain_plays(brain, m) == Verdict::Win {
+            return GameEnd::BrainWon;
+        }
+        if referee.board.is_full() {
+            return GameEnd::Draw;
+        }
+        let Some(t) = referee.tester_move() else {
+            return GameEnd::Draw;
+        };
+        if referee.tester_plays(t) == Verdict::Win {
+            return GameEnd::TesterWon;
+        }
+        last = Some(t);
+    }
+}
+
+/// When the brain is white, the tester opens in the centre; returns its move.
+fn tester_opens(referee: &mut Referee, brain_black: bool) -> Option<Coord> {
+    if brain_black {
+        return None;
+    }
+    let b = &referee.board;
+    let t = c(b.width() as i32 / 2, b.height() as i32 / 2);
+    referee.tester_plays(t);
+    Some(t)
+}
+
+/// The Piskvork way of asking: `BEGIN` on an empty board, `TURN` after.
+fn piskvork_ask(wait: Duration) -> impl FnMut(&mut Brain, &Referee, Option<Coord>) -> Coord {
+    move |b, _, last| {
+        match last {
+            Some(t) => b.send(&turn(t)),
+            None => b.send("BEGIN"),
+        }
+        b.move_within(wait)
+    }
+}
+
+/// Plays one full game under `rule` on a `size`×`size` board with short turns; the
+/// brain is black when `brain_black`. The tester's generator only completes and blocks
+/// fives, so a working brain must not lose.
+fn full_game(rule: Rule, size: usize, brain_black: bool) -> GameEnd {
+    let mut brain = Brain::spawn();
+    brain.send(&format!("START {size}"));
+    brain.expect("OK");
+    brain.send_lines(&[
+        "INFO timeout_turn 150",
+        &format!("INFO rule {}", rule.info_value()),
+    ]);
+    let mut referee = Referee::new(size, size, rule);
+    let first = tester_opens(&mut referee, brain_black);
+    let end = play_out(
+        &mut brain,
+        &mut referee,
+        first,
+        &mut piskvork_ask(ms(150) + SLACK),
+    );
+    if end == GameEnd::TesterWon {
+        brain.fail(&format!(
+            "the brain lost a {rule} game to a generator that only completes and blocks fives"
+        ));
+    }
+    brain.sync();
+    end
+}
+
+// ---------------------------------------------------------------- start-up, ABOUT
+
+#[test]
+fn nothing_is_printed_at_start_up_and_about_is_one_line() {
+    let mut brain = Brain::spawn();
+    brain.expect_silence(ms(300));
+    brain.send("ABOUT");
+    let about = brain.line();
+    // name="…", then more key="value" pairs.
+    if !(about.starts_with("name=\"") && about[6..].contains('"') && about.contains("version=\"")) {
+        brain.fail(&format!("ABOUT line not in the name=\"…\" form: {about:?}"));
+    }
+    // Exactly one line: nothing follows it.
+    brain.expect_silence(ms(200));
+    brain.send("START 15");
+    brain.expect("OK");
+}
+
+// ---------------------------------------------------------------- full games
+
+#[test]
+fn full_game_freestyle_brain_white() {
+    full_game(Rule::Freestyle, 15, false);
+}
+
+#[test]
+fn full_game_standard_brain_black() {
+    full_game(Rule::Standard, 15, true);
+}
+
+/// Under renju the brain as black must never play a forbidden point (the referee
+/// fails the test on `Verdict::Forbidden`).
+#[test]
+fn full_game_renju_brain_black_never_fouls() {
+    full_game(Rule::Renju, 15, true);
+}
+
+#[test]
+fn full_game_caro_brain_white() {
+    full_game(Rule::Caro, 15, false);
+}
+
+/// The smallest board c-gomoku-cli offers: the brain answers legally to the last cell
+/// (a draw fills the board), under a rule where fives are hard to make.
+#[test]
+fn full_game_on_a_5x5_board_to_the_last_cell() {
+    for brain_black in [true, false] {
+        let end = full_game(Rule::Caro, 5, brain_black);
+        eprintln!("5x5 caro, brain black {brain_black}: {end:?}");
+    }
+}
+
+// ---------------------------------------------------------------- manager emulations
+
+/// Piskvork: CR LF, INFO before the moves, RESTART between games answered `OK`.
+#[test]
+fn piskvork_like_session() {
+    let mut brain = Brain::spawn_with(Eol::CrLf);
+    brain.send_lines(&[
+        "INFO timeout_match 180000",
+        "INFO timeout_turn 120",
+        "INFO game_type 1",
+        "INFO rule 0",
+        "INFO max_memory 83886080",
+        "INFO folder C:\\Temp\\piskvork",
+    ]);
+    brain.send("START 15");
+    brain.expect("OK");
+    for game in 0..2 {
+        if game > 0 {
+            brain.send("RESTART");
+            brain.expect("OK");
+        }
+        let mut referee = Referee::new(15, 15, Rule::Freestyle);
+        let first = tester_opens(&mut referee, game == 0);
+        let mut ask = |b: &mut Brain, _: &Referee, last: Option<Coord>| {
+            b.send_lines(&["INFO time_left 180000"]);
+            match last {
+                Some(t) => b.send(&turn(t)),
+                None => b.send("BEGIN"),
+            }
+            b.move_within(ms(120) + SLACK)
+        };
+        let end = play_out(&mut brain, &mut referee, first, &mut ask);
+        assert_ne!(end, GameEnd::TesterWon, "game {game}");
+    }
+    brain.sync();
+}
+
+/// GomocupJudge: START + INFO, the first move always asked with `BOARD` (stones in move
+/// order, f = 1 own, 2 opponent, the last stone 2), then `TURN`; CR LF.
+#[test]
+fn gomocupjudge_like_session() {
+    // Openings: one where the brain is white (3 stones) and one where it is black (4).
+    for opening in ["h8i9h10", "h8i8h9g7"] {
+        let mut brain = Brain::spawn_with(Eol::CrLf);
+        brain.send("START 15");
+        brain.expect("OK");
+        brain.send_lines(&[
+            "INFO timeout_turn 150",
+            "INFO timeout_match 100000",
+            "INFO max_memory 367001600",
+            "INFO game_type 1",
+            "INFO rule 1",
+            "INFO folder ./",
+            "INFO time_left 100000",
+        ]);
+        let moves = pos_moves(opening);
+        let mut referee = Referee::from_moves(15, Rule::Standard, &moves);
+        let mut ask = |b: &mut Brain, r: &Referee, last: Option<Coord>| {
+            match last {
+                Some(t) => b.send(&turn(t)),
+                None => {
+                    let lines = position_lines(&history(r));
+                    assert!(lines.last().is_some_and(|l| l.ends_with(",2")));
+                    b.send_position("BOARD", &history(r));
+                }
+            }
+            b.move_within(ms(150) + SLACK)
+        };
+        let end = play_out(&mut brain, &mut referee, None, &mut ask);
+        assert_ne!(end, GameEnd::TesterWon, "opening {opening}");
+        brain.sync();
+    }
+}
+
+/// c-gomoku-cli: bare LF, `ABOUT` once at launch (one line read), the engine reused
+/// across games with a new `START 15` and no RESTART, `INFO time_left` before every
+/// move; `YXSTOP` when the turn time runs out.
+#[test]
+fn c_gomoku_cli_like_session() {
+    let mut brain = Brain::spawn_with(Eol::Lf);
+    brain.send("ABOUT");
+    let about = brain.line();
+    assert!(about.starts_with("name=\""), "{about:?}");
+    for (game, rule) in [Rule::Freestyle, Rule::Standard].into_iter().enumerate() {
+        brain.send_lines(&[
+            &format!("INFO rule {}", rule.info_value()),
+            "INFO timeout_turn 150",
+            "INFO timeout_match 60000",
+            "INFO max_memory 350000000",
+            "INFO thread_num 1",
+        ]);
+        brain.send("START 15");
+        brain.expect("OK");
+        // An opening position (the manager's "offset" list), sent with BOARD.
+        let moves = [c(7, 7), c(8, 8), c(6, 8)];
+        let mut referee = Referee::from_moves(15, rule, &moves);
+        let mut clock: i64 = 60000;
+        let mut ask = |b: &mut Brain, r: &Referee, last: Option<Coord>| {
+            b.send(&format!("INFO time_left {clock}"));
+            let sent = Instant::now();
+            match last {
+                Some(t) => b.send(&turn(t)),
+                None => b.send_position("BOARD", &history(r)),
+            }
+            let m = b.move_within(ms(150) + SLACK);
+            clock -= sent.elapsed().as_millis() as i64;
+            m
+        };
+        let end = play_out(&mut brain, &mut referee, None, &mut ask);
+        assert_ne!(end, GameEnd::TesterWon, "game {game}");
+        assert!(clock > 0, "game {game}: match clock ran out ({clock} ms)");
+    }
+    // The turn timeout: a long turn, then YXSTOP: the brain answers promptly.
+    brain.send("INFO timeout_turn 30000");
+    brain.send("START 15");
+    brain.expect("OK");
+    brain.send("TURN 7,7");
+    std::thread::sleep(ms(300));
+    brain.expect_still_thinking();
+    let stopped = Instant::now();
+    brain.send("YXSTOP");
+    let m = brain.move_within(ms(1000));
+    let took = stopped.elapsed();
+    let referee = Referee::from_moves(15, Rule::Standard, &[c(7, 7)]);
+    assert_eq!(judge_move(&referee.board, m), Verdict::Normal, "move {m}");
+    assert!(took < ms(1000), "YXSTOP answered after {took:?}");
+    eprintln!("YXSTOP answered in {took:?}");
+    brain.sync();
+}
+
+/// A `YXSTOP` that arrives after the reply (the manager's timer fired as the move came
+/// in), or while idle, must not cut the next search short.
+#[test]
+fn a_late_yxstop_does_not_stop_the_next_search() {
+    let mut brain = Brain::spawn();
+    brain.send("INFO timeout_turn 150");
+    brain.send("START 15");
+    brain.expect("OK");
+    let mut referee = Referee::new(15, 15, Rule::Freestyle);
+    exchange(&mut brain, &mut referee, c(7, 7), ms(150) + SLACK);
+    brain.send("YXSTOP");
+    brain.send("STOP");
+    brain.expect_silence(ms(100));
+    let t = referee.tester_move().expect("a move");
+    referee.tester_plays(t);
+    brain.send("INFO timeout_turn 30000");
+    brain.send(&turn(t));
+    std::thread::sleep(ms(300));
+    brain.expect_still_thinking();
+    brain.send("YXSTOP");
+    let m = brain.move_within(ms(1000));
+    referee.brain_plays(&brain, m);
+    brain.sync();
+}
+
+/// Yixin-Board: lower-case commands, `start` again before every move followed by
+/// `yxboard … done` (no reply) and then `begin` or a `board`; `rule 2` means renju;
+/// lone CR line ends for part of the session.
+#[test]
+fn yixin_like_session() {
+    let mut brain = Brain::spawn_with(Eol::CrLf);
+    brain.send_lines(&[
+        "info timeout_turn 150",
+        "info timeout_match 0",
+        "info time_left 2147483647",
+        "info rule 2",
+        "info thread_num 1",
+        "info hash_size 4096",
+        "info show_detail 1",
+        "info max_depth 225",
+    ]);
+    let mut referee = Referee::new(15, 15, Rule::Renju);
+    let mut asked = 0;
+    let mut ask = |b: &mut Brain, r: &Referee, _: Option<Coord>| {
+        asked += 1;
+        // Switch to lone CR for the second half of the game.
+        if asked == 4 {
+            b.eol = Eol::Cr;
+        }
+        b.send("start 15");
+        b.expect("OK");
+        let stones = history(r);
+        b.send_position("yxboard", &stones);
+        if asked % 2 == 1 {
+            b.send("begin");
+        } else {
+            b.send_position("board", &stones);
+        }
+        b.move_within(ms(150) + SLACK)
+    };
+    // The brain is black: rule 2 must be renju, so it must never play a forbidden point.
+    let end = play_out(&mut brain, &mut referee, None, &mut ask);
+    assert_ne!(end, GameEnd::TesterWon);
+    // rule 2 really is renju: the acceptance position shows g9 forbidden.
+    brain.send("start 15");
+    brain.expect("OK");
+    brain.send_position("yxboard", &pos_moves("h8h9i7i9h10i6i11i12"));
+    brain.send("yxshowforbid");
+    brain.expect("FORBID 0608.");
+    brain.sync();
+}
+
+// ---------------------------------------------------------------- board sizes
+
+#[test]
+fn rectstart_and_board_size_errors() {
+    let mut brain = Brain::spawn();
+    brain.send("INFO timeout_turn 150");
+    brain.send("RECTSTART 20,15");
+    brain.expect("OK");
+    // A corner only a 20-wide, 15-high board has; the referee checks x < 20, y < 15.
+    let mut referee = Referee::new(20, 15, Rule::Freestyle);
+    exchange(&mut brain, &mut referee, c(19, 14), ms(150) + SLACK);
+
+    for bad in ["RECTSTART 40,40", "START 4", "START 33", "RECTSTART 20,4"] {
+        brain.send(bad);
+        brain.expect_rejection(bad);
+    }
+    // The 20×15 game goes on after the errors, also on a cell off a 15×15 board.
+    exchange(&mut brain, &mut referee, c(18, 13), ms(150) + SLACK);
+    exchange(&mut brain, &mut referee, c(17, 0), ms(150) + SLACK);
+    brain.sync();
+}
+
+// ---------------------------------------------------------------- TAKEBACK, PLAY
+
+#[test]
+fn takeback_frees_the_cell_and_rejects_an_empty_one() {
+    let mut brain = Brain::spawn();
+    brain.send("INFO timeout_turn 120");
+    brain.send("START 15");
+    brain.expect("OK");
+    brain.send("TURN 7,7");
+    let m = brain.move_within(ms(120) + SLACK);
+    // Undo the brain's move, then the opponent's.
+    brain.send(&format!("TAKEBACK {},{}", m.x, m.y));
+    brain.expect("OK");
+    brain.send("TAKEBACK 7,7");
+    brain.expect("OK");
+    // Empty cells cannot be taken back; nothing changes.
+    brain.send("TAKEBACK 7,7");
+    brain.expect_rejection("TAKEBACK of an empty cell");
+    brain.send("TAKEBACK 3,3");
+    brain.expect_rejection("TAKEBACK of an empty cell");
+    // The board is empty again: the same cells are free for both sides.
+    let mut referee = Referee::new(15, 15, Rule::Freestyle);
+    // The opponent now plays where the brain had played.
+    exchange(&mut brain, &mut referee, m, ms(120) + SLACK);
+    let t = referee.tester_move().expect("a move");
+    exchange(&mut brain, &mut referee, t, ms(120) + SLACK);
+    brain.sync();
+}
+
+#[test]
+fn play_is_echoed_and_the_stone_stays() {
+    let mut brain = Brain::spawn();
+    brain.send("INFO timeout_turn 120");
+    brain.send("START 15");
+    brain.expect("OK");
+    // PLAY imposes the brain's own move (black here) and is echoed.
+    brain.send("PLAY 3,4");
+    brain.expect("3,4");
+    brain.send("TURN 3,4");
+    brain.expect_rejection("TURN on the cell PLAY filled");
+    let mut referee = Referee::from_moves(15, Rule::Freestyle, &[c(3, 4)]);
+    exchange(&mut brain, &mut referee, c(7, 7), ms(120) + SLACK);
+    brain.sync();
+}
+
+// ---------------------------------------------------------------- SWAP2BOARD
+
+fn swap2(brain: &mut Brain, stones: &[Coord]) -> String {
+    let mut lines = vec!["SWAP2BOARD".to_string()];
+    lines.extend(stones.iter().map(|s| format!("{},{}", s.x, s.y)));
+    lines.push("DONE".to_string());
+    let refs: Vec<&str> = lines.iter().map(String::as_str).collect();
+    brain.send_lines(&refs);
+    brain.reply_within(ms(300) + SLACK)
+}
+
+/// The moves of a swap2 reply `x,y x,y …`; fails on anything else.
+fn swap2_moves(brain: &Brain, reply: &str) -> Vec<Coord> {
+    reply
+        .split(' ')
+        .map(|m| {
+            parse_move(m).unwrap_or_else(|| brain.fail(&format!("bad SWAP2BOARD reply {reply:?}")))
+        })
+        .collect()
+}
+
+/// Plays `moves` on a referee after `stones`, each judged for the side to move.
+fn check_swap2_moves(brain: &Brain, stones: &[Coord], moves: &[Coord]) {
+    let mut referee = Referee::from_moves(15, Rule::Freestyle, stones);
+    for &m in moves {
+        referee.brain_plays(brain, m);
+    }
+}
+
+#[test]
+fn swap2board_shapes() {
+    let mut brain = Brain::spawn();
+    brain.send("INFO timeout_turn 300");
+    brain.send("START 15");
+    brain.expect("OK");
+
+    let reply = swap2(&mut brain, &[]);
+    let three = swap2_moves(&brain, &reply);
+    assert_eq!(three.len(), 3, "0 stones: three moves, got {reply:?}");
+    check_swap2_moves(&brain, &[], &three);
+
+    let opening = [c(7, 7), c(8, 7), c(7, 9)];
+    let reply = swap2(&mut brain, &opening);
+    if reply != "SWAP" {
+        let moves = swap2_moves(&brain, &reply);
+        assert!(
+            moves.len() == 1 || moves.len() == 2,
+            "3 stones: SWAP, one or two moves, got {reply:?}"
+        );
+        check_swap2_moves(&brain, &opening, &moves);
+    }
+
+    let opening = [c(7, 7), c(8, 7), c(7, 9), c(8, 8), c(6, 6)];
+    let reply = swap2(&mut brain, &opening);
+    if reply != "SWAP" {
+        let moves = swap2_moves(&brain, &reply);
+        assert_eq!(moves.len(), 1, "5 stones: SWAP or one move, got {reply:?}");
+        check_swap2_moves(&brain, &opening, &moves);
+    }
+
+    brain.send_lines(&["SWAP2BOARD", "7,7", "8,7", "DONE"]);
+    brain.expect_rejection("SWAP2BOARD with 2 stones");
+    brain.sync();
+}
+
+// ---------------------------------------------------------------- YXSHOWFORBID
+
+#[test]
+fn yxshowforbid_lists_the_renju_forbidden_point() {
+    let mut brain = Brain::spawn();
+    brain.send("START 15");
+    brain.expect("OK");
+    brain.send("INFO rule 4");
+    let moves = pos_moves("h8h9i7i9h10i6i11i12");
+    // Independent check of the expectation: g9 = (6,8) is black's foul here.
+    let referee = Referee::from_moves(15, Rule::Renju, &moves);
+    assert_eq!(judge_move(&referee.board, c(6, 8)), Verdict::Forbidden);
+    brain.send_position("YXBOARD", &moves);
+    brain.send("YXSHOWFORBID");
+    brain.expect("FORBID 0608.");
+    // Freestyle has no forbidden points.
+    brain.send("INFO rule 0");
+    brain.send("YXSHOWFORBID");
+    brain.expect("FORBID .");
+    brain.sync();
+}
+
+// ---------------------------------------------------------------- Gomocup acceptance
+
+/// Where `shared/` is: `$WUZI_SHARED`, else the nearest ancestor of the crate holding
+/// `shared/positions`. The test fails (never passes) when the data is missing.
+fn shared_file(name: &str) -> String {
+    let dir = match std::env::var_os("WUZI_SHARED") {
+        Some(d) => std::path::PathBuf::from(d),
+        None => std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .ancestors()
+            .map(|a| a.join("shared"))
+            .find(|s| s.join("positions").is_dir())
+            .unwrap_or_else(|| {
+                panic!("shared/positions not found above the crate; set WUZI_SHARED")
+            }),
+    };
+    let path = dir.join("positions").join(name);
+    std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()))
+}
+
+#[test]
+fn gomocup_acceptance_positions() {
+    let text = shared_file("gomocup-acceptance.txt");
+    let mut checked = 0;
+    for row in text
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+    {
+        let cols: Vec<&str> = row.split('\t').collect();
+        assert!(cols.len() >= 6, "bad acceptance row {row:?}");
+        let (id, rule, size, kind, moves, answers) =
+            (cols[0], cols[1], cols[2], cols[3], cols[4], cols[5]);
+        let rule = Rule::parse(rule).unwrap_or_else(|| panic!("{id}: bad rule {rule:?}"));
+        let size: usize = size.parse().unwrap_or_else(|_| panic!("{id}: bad size"));
+        let moves = pos_moves(moves);
+        let answers: Vec<Coord> = answers.split(',').map(|a| pos_moves(a)[0]).collect();
+
+        let mut brain = Brain::spawn_with(Eol::CrLf);
+        brain.send(&format!("START {size}"));
+        brain.expect("OK");
+        brain.send_lines(&[
+            "INFO timeout_turn 1000",
+            "INFO timeout_match 180000",
+            &format!("INFO rule {}", rule.info_value()),
+        ]);
+        brain.send_position("BOARD", &moves);
+        let m = brain.move_within(ms(1000) + SLACK);
+        let referee = Referee::from_moves(size, rule, &moves);
+        let verdict = judge_move(&referee.board, m);
+        assert!(
+            matches!(verdict, Verdict::Normal | Verdict::Win),
+            "{id}: illegal answer {m} ({verdict:?})"
+        );
+        let hit = answers.contains(&m);
+        match kind {
+            "avoid" => assert!(!hit, "{id}: played the forbidden {m}"),
+            _ => assert!(hit, "{id}: answered {m}, expected one of {answers:?}"),
+        }
+        eprintln!("{id}: {} ok", m.to_pos_notation());
+        checked += 1;
+    }
+    assert!(checked >= 4, "only {checked} acceptance positions found");
+}
+
+// ---------------------------------------------------------------- malformed input
+
+#[test]
+fn malformed_input_is_rejected_and_changes_nothing() {
+    let mut brain = Brain::spawn();
+    // Before any START: moves and positions are errors.
+    for before_start in ["TURN 7,7", "BEGIN", "TAKEBACK 7,7", "RESTART"] {
+        brain.send(before_start);
+        brain.expect_rejection(before_start);
+    }
+    brain.send_lines(&["BOARD", "7,7,1", "DONE"]);
+    brain.expect_rejection("BOARD before START");
+
+    brain.send("INFO timeout_turn 150");
+    brain.send("START 15");
+    brain.expect("OK");
+    let mut referee = Referee::new(15, 15, Rule::Freestyle);
+    let m = exchange(&mut brain, &mut referee, c(7, 7), ms(150) + SLACK);
+
+    let long_word = "A".repeat(100_000);
+    let long_turn = format!("TURN {}", "9".repeat(70_000));
+    let occupied = turn(m);
+    let single: Vec<&str> = vec![
+        "FOO",
+        "HELLO WORLD 1 2",
+        "yxunknowncommand",
+        &long_word,
+        &long_turn,
+        "TURN 3",
+        "TURN a,b",
+        "TURN -1,5",
+        "TURN 15,0",
+        "TURN 7,7",
+        &occupied,
+        "TURN 1,2,3",
+        "TURN",
+        "START abc",
+        "START",
+        "START -15",
+        "RECTSTART 20",
+        "BEGIN now",
+        "TAKEBACK 1,1",
+        "TAKEBACK x",
+        "PLAY 7,7",
+        "SWAP2BOARD 3",
+    ];
+    for bad in &single {
+        brain.send(bad);
+        brain.expect_rejection(bad);
+    }
+    // Invalid UTF-8 and control bytes.
+    brain.send_raw(b"\xff\xfe\x80 garbage \x01\x02\n");
+    brain.expect_rejection("invalid UTF-8");
+    brain.send_raw(b"TURN \xc3\x28,1\r\n");
+    brain.expect_rejection("TURN with invalid UTF-8");
+    // Empty lines get no reply at all.
+    brain.send_raw(b"\n\r\n\r   \n\t\n");
+    brain.expect_silence(ms(200));
+    // Blocks with a bad count, a malformed line, a duplicate or an off-board stone.
+    let blocks: [&[&str]; 6] = [
+        &["BOARD", "1,1,1", "2,2,1", "3,3,1", "DONE"],
+        &["BOARD", "1,1,1", "x,y,z", "DONE"],
+        &["BOARD", "1,1,2", "1,1,1", "DONE"],
+        &["BOARD", "1,1,2", "15,3,1", "DONE"],
+        &["BOARD", "1,1,2", "2,2,7", "DONE"],
+        &["BOARD", "1,1", "DONE"],
+    ];
+    for block in blocks {
+        brain.send_lines(block);
+        brain.expect_rejection(&block.join(" "));
+    }
+    // A bad INFO value or a bare INFO: no reply now (managers do not read replies to
+    // INFO); a MESSAGE before the next reply is fine.
+    brain.send("INFO timeout_turn abc");
+    brain.send("INFO");
+    brain.expect_silence(ms(200));
+    brain.send("ABOUT");
+    let about = brain.reply_within(QUICK);
+    assert!(about.starts_with("name=\""), "{about:?}");
+
+    // Nothing changed: the same stones are there and the game goes on, correctly.
+    brain.send("TURN 7,7");
+    brain.expect_rejection("TURN on the first stone after the barrage");
+    let t = referee.tester_move().expect("a move");
+    referee.tester_plays(t);
+    let end = play_out(
+        &mut brain,
+        &mut referee,
+        Some(t),
+        &mut piskvork_ask(ms(150) + SLACK),
+    );
+    assert_ne!(end, GameEnd::TesterWon);
+
+    // And it still plays the forced moves: complete its own four, block the other's.
+    brain.send_position("BOARD", &pos_moves("h8h9i8i9j8j9k8k9"));
+    let m = brain.move_within(ms(150) + SLACK);
+    assert!(
+        m == c(6, 7) || m == c(11, 7),
+        "did not complete its four: {m}"
+    );
+    // White has h9..k9 with g9 blocked by black: black must play l9.
+    brain.send_position("BOARD", &pos_moves("a1h9a3i9a5j9g9k9"));
+    let m = brain.move_within(ms(150) + SLACK);
+    assert_eq!(m, c(11, 8), "did not block the four");
+    brain.sync();
+}
+
+// ---------------------------------------------------------------- END
+
+#[test]
+fn end_exits_promptly_and_silently() {
+    let mut brain = Brain::spawn();
+    brain.send("START 15");
+    brain.expect("OK");
+    let sent = Instant::now();
+    brain.send("END");
+    brain.expect_exit_within(ms(2000), false);
+    eprintln!("END (idle) -> exit in {:?}", sent.elapsed());
+}
+
+#[test]
+fn end_while_thinking_exits_promptly_without_a_move() {
+    let mut brain = Brain::spawn();
+    brain.send("INFO timeout_turn 30000");
+    brain.send("START 15");
+    brain.expect("OK");
+    brain.send_position("BOARD", &pos_moves("h8i9h10g7"));
+    std::thread::sleep(ms(300));
+    brain.expect_still_thinking();
+    let sent = Instant::now();
+    brain.send("END");
+    brain.expect_exit_within(ms(2000), true);
+    eprintln!("END (thinking) -> exit in {:?}", sent.elapsed());
+}
+
+/// `END` inside a position block: the block is abandoned without a word.
+#[test]
+fn end_inside_a_block_exits_silently() {
+    let mut brain = Brain::spawn();
+    brain.send("START 15");
+    brain.expect("OK");
+    // Let the brain go idle first, so the block is read as a command.
+    brain.expect_silence(ms(100));
+    brain.send_lines(&["BOARD", "7,7,1", "END"]);
+    brain.expect_exit_within(ms(2000), false);
+}
+
+/// A manager that dies closes the pipe: the brain must not linger.
+#[test]
+fn end_of_input_exits() {
+    let mut brain = Brain::spawn();
+    brain.send("START 15");
+    brain.expect("OK");
+    brain.close_stdin();
+    brain.expect_exit_within(ms(2000), false);
+}
+
+// ---------------------------------------------------------------- time safety
+
+#[test]
+fn first_board_reply_on_20x20_within_the_turn_time() {
+    let mut brain = Brain::spawn_with(Eol::CrLf);
+    brain.send("INFO timeout_turn 1000");
+    let moves = pos_moves("j10k11j12i9l10k10");
+    let started = Instant::now();
+    brain.send("START 20");
+    brain.expect("OK");
+    brain.send_position("BOARD", &moves);
+    let m = brain.move_within(ms(1000) + SLACK);
+    let took = started.elapsed();
+    let referee = Referee::from_moves(20, Rule::Freestyle, &moves);
+    assert!(
+        matches!(
+            judge_move(&referee.board, m),
+            Verdict::Normal | Verdict::Win
+        ),
+        "{m}"
+    );
+    eprintln!("START 20 -> first BOARD reply: {took:?}");
+    assert!(
+        took < ms(1500),
+        "first reply took {took:?} (limit 1000 ms + 500 ms)"
+    );
+}
+
+#[test]
+fn timeout_turn_zero_answers_fast() {
+    let mut brain = Brain::spawn();
+    brain.send("INFO timeout_turn 0");
+    brain.send("START 15");
+    brain.expect("OK");
+    let moves = pos_moves("h8i9h10g7j9");
+    let sent = Instant::now();
+    brain.send_position("BOARD", &moves);
+    let m = brain.move_within(ms(1000) + SLACK);
+    let took = sent.elapsed();
+    let referee = Referee::from_moves(15, Rule::Freestyle, &moves);
+    assert!(matches!(
+        judge_move(&referee.board, m),
+        Verdict::Normal | Verdict::Win
+    ));
+    eprintln!("timeout_turn 0 -> reply in {took:?}");
+    assert!(took < ms(1000), "timeout_turn 0 answered after {took:?}");
+}
+
+/// A whole game on a 10 s match clock, `time_left` counted down as a manager does
+/// (wall time of each move, measured here): it never goes negative.
+#[test]
+fn match_clock_never_runs_out() {
+    let mut brain = Brain::spawn();
+    brain.send_lines(&[
+        "INFO timeout_match 10000",
+        "INFO timeout_turn 5000",
+        "INFO rule 0",
+    ]);
+    brain.send("START 15");
+    brain.expect("OK");
+    let mut referee = Referee::new(15, 15, Rule::Freestyle);
+    let mut left: i64 = 10000;
+    let mut times: Vec<u128> = Vec::new();
+    let mut ask = |b: &mut Brain, _: &Referee, last: Option<Coord>| {
+        b.send(&format!("INFO time_left {left}"));
+        let sent = Instant::now();
+        match last {
+            Some(t) => b.send(&turn(t)),
+            None => b.send("BEGIN"),
+        }
+        let m = b.move_within(ms(5000) + SLACK);
+        let took = sent.elapsed();
+        times.push(took.as_millis());
+        left -= took.as_millis() as i64;
+        if left < 0 {
+            b.fail(&format!("time_left went negative: {left} ms"));
+        }
+        m
+    };
+    let end = play_out(&mut brain, &mut referee, None, &mut ask);
+    eprintln!("match clock: {left} ms left, {end:?}, move times (ms) {times:?}");
+    assert_ne!(end, GameEnd::TesterWon);
+}
