@@ -5,8 +5,9 @@
 //! the two are folded into one exact search, which is sound by construction:
 //!
 //! - *attacker nodes* (OR): the attacker plays only threats — fours (category 1) and, at
-//!   VCT level, threes (category 2). A five wins at once. If the defender has a five
-//!   point, only the stones that stop it are tried, and they must still threaten.
+//!   VCT level, threes (category 2): moves that leave a sure win point, or failing that
+//!   threaten a VCF. A five wins at once. If the defender has a five point, only the
+//!   stones that stop it are tried, and they must still threaten.
 //! - *defender nodes* (AND): after a four, the defender must stop every five point
 //!   (under caro also by blocking a run end); after a three, the defender may stop the
 //!   attacker's sure win points (straight-four, double-four and four-three points) or
@@ -45,6 +46,14 @@ const TT_MAX_ENTRIES: usize = 1 << 18;
 
 /// Whether threes must share a line with the previous attacker move (see `attack`).
 const DEPENDENCY: bool = false;
+/// Whether a move that threatens a VCF (rather than a straight four or a four-three)
+/// counts as a threat at VCT level (see `vcf_threat_replies`).
+const VCF_THREATS: bool = true;
+/// Nodes of the VCF sub-search that decides whether a move threatens a VCF.
+const VCF_THREAT_NODES: u64 = 300;
+/// Squares of a threatened VCF's proof kept at most; a larger proof is not used.
+const VCF_PROOF_SQUARES: usize = 256;
+
 /// Whether three-moves are ordered by the defender's reply count (see `order_threes`).
 const PREFER_FEW_REPLIES: bool = false;
 
@@ -111,6 +120,12 @@ pub struct Searcher<'b, 'l> {
     max_depth: u32,
     /// Set when some line was cut short by the three budget: a larger one may win.
     budget_bound: bool,
+    /// Whether moves threatening a VCF count as threats (the second phase of `run_budget`).
+    vcf_threats: bool,
+    /// Node limit of the current phase (at most `limits.max_nodes`).
+    node_cap: u64,
+    /// Set when the search stopped at `node_cap` below `limits.max_nodes`.
+    cut_by_node_cap: bool,
 }
 
 impl<'b, 'l> Searcher<'b, 'l> {
@@ -128,6 +143,9 @@ impl<'b, 'l> Searcher<'b, 'l> {
             aborted: false,
             max_depth: limits.max_depth.min(HARD_MAX_DEPTH),
             budget_bound: false,
+            vcf_threats: false,
+            node_cap: limits.max_nodes,
+            cut_by_node_cap: false,
         }
     }
 
@@ -137,19 +155,49 @@ impl<'b, 'l> Searcher<'b, 'l> {
     }
 
     /// Iterative deepening over the three budget; returns the budget that proved a win.
+    ///
+    /// At VCT level this runs twice: first with straight-four, double-four and four-three
+    /// threats only (cheap), then, if that finds nothing within the limits' nodes, also
+    /// with moves that threaten a VCF (each such threat costs a VCF search per reply
+    /// candidate, so it is the fallback, not the rule).
     pub fn run_budget(&mut self) -> Option<u32> {
         let max_threes = match self.limits.level {
             Level::Vcf => 0,
             Level::Vct => self.max_depth.min(u8::MAX as u32),
         };
-        for threes in 0..=max_threes {
-            if self.attack(0, threes, Pos::NONE) {
-                return Some(threes);
+        let phases: &[bool] = if VCF_THREATS && self.limits.level == Level::Vct {
+            &[false, true]
+        } else {
+            &[false]
+        };
+        for (phase, &vcf_threats) in phases.iter().enumerate() {
+            self.vcf_threats = vcf_threats;
+            // The first of two phases gets half the nodes, so the fallback gets a chance.
+            let last_phase = phase + 1 == phases.len();
+            self.node_cap = if last_phase {
+                self.limits.max_nodes
+            } else {
+                self.limits.max_nodes / 2
+            };
+            if self.aborted && self.cut_by_node_cap {
+                self.aborted = false;
             }
-            if self.aborted || !self.budget_bound {
+            self.cut_by_node_cap = false;
+            // Failures proven with the smaller threat set do not hold for the larger one.
+            self.tt.clear();
+            self.budget_bound = false;
+            for threes in 0..=max_threes {
+                if self.attack(0, threes, Pos::NONE) {
+                    return Some(threes);
+                }
+                if self.aborted || !self.budget_bound {
+                    break;
+                }
+                self.budget_bound = false;
+            }
+            if self.aborted && (last_phase || !self.cut_by_node_cap) {
                 break;
             }
-            self.budget_bound = false;
         }
         None
     }
@@ -159,8 +207,9 @@ impl<'b, 'l> Searcher<'b, 'l> {
             return true;
         }
         self.nodes += 1;
-        if self.nodes >= self.limits.max_nodes {
+        if self.nodes >= self.node_cap {
             self.aborted = true;
+            self.cut_by_node_cap = self.nodes < self.limits.max_nodes;
         } else if self.nodes.is_multiple_of(CLOCK_CHECK_NODES) {
             let stopped = self.limits.stop.is_some_and(|s| s.load(Ordering::Relaxed));
             let late = self.limits.deadline.is_some_and(|d| Instant::now() >= d);
@@ -262,7 +311,16 @@ impl<'b, 'l> Searcher<'b, 'l> {
                 let cost = three_cost(must_block);
                 let mut points = SmallVec::new();
                 threats::sure_win_points(self.board, &self.cells, self.attacker, &mut points);
-                !points.is_empty() && self.defend(ply + 1, threes - cost, Some(&points), m)
+                if !points.is_empty() {
+                    self.defend(ply + 1, threes - cost, Some(&points), m)
+                } else if self.vcf_threats {
+                    match self.vcf_threat_replies() {
+                        Some(replies) => self.defend_moves(ply + 1, threes - cost, replies, m),
+                        None => false,
+                    }
+                } else {
+                    false
+                }
             } else {
                 if must_block && self.limits.level == Level::Vct {
                     // A block that might keep a three standing needs a three budget.
@@ -394,23 +452,25 @@ impl<'b, 'l> Searcher<'b, 'l> {
                         out.push(c);
                     }
                 }
-                // Counter-threats: any four of the defender forces an answer first.
-                let mut fours = SmallVec::new();
-                threats::four_moves(self.board, &self.cells, self.defender, &mut fours);
-                for f in fours {
-                    threats::push_unique(&mut out, f);
-                }
-                // Strongest defences first: most lines fail, and a refutation found
-                // early saves proving the attacker's win against the other replies.
-                let defender = self.defender;
-                let board = &*self.board;
-                out.sort_by_cached_key(|&r| {
-                    let own = MoveShape::of(board, r, defender).score();
-                    let blocks = MoveShape::of(board, r, defender.opponent()).score();
-                    (std::cmp::Reverse(own * 2 + blocks), r)
-                });
+                return self.with_counter_fours(out);
             }
         }
+        if out.is_empty() {
+            Replies::Unstoppable
+        } else {
+            Replies::Moves(out)
+        }
+    }
+
+    /// Completes the replies to a three-like threat: adds the defender's fours (any four
+    /// forces an answer first, so it is a reply of its own) and orders them.
+    fn with_counter_fours(&mut self, mut out: SmallVec<[Pos; 16]>) -> Replies {
+        let mut fours = SmallVec::new();
+        threats::four_moves(self.board, &self.cells, self.defender, &mut fours);
+        for f in fours {
+            threats::push_unique(&mut out, f);
+        }
+        self.order_replies(&mut out);
         if out.is_empty() {
             Replies::Unstoppable
         } else {
@@ -423,7 +483,104 @@ impl<'b, 'l> Searcher<'b, 'l> {
         if self.out_of_budget() {
             return false;
         }
-        match self.replies(points, last) {
+        let replies = self.replies(points, last);
+        self.defend_moves(ply, threes, replies, last)
+    }
+
+    /// The attacker's VCF as if it moved again (a small sub-search), and the squares of
+    /// its proof: `None` when it has none within `VCF_THREAT_NODES`.
+    fn vcf_proof(&mut self) -> Option<Vec<Pos>> {
+        let limits = Limits {
+            level: Level::Vcf,
+            max_nodes: VCF_THREAT_NODES,
+            max_depth: self.max_depth,
+            deadline: None,
+            stop: None,
+        };
+        let mut sub = Searcher::new(&mut *self.board, self.attacker, &limits);
+        let found = sub.run_budget();
+        let mut squares = Vec::new();
+        if found.is_some() {
+            sub.proof_squares(0, VCF_PROOF_SQUARES, &mut squares);
+        }
+        let (used, aborted) = (sub.nodes, sub.aborted);
+        self.nodes += used;
+        // A proof cut at the cap would leave the reply window incomplete: no threat then.
+        let complete = squares.len() < VCF_PROOF_SQUARES;
+        (found.is_some() && !aborted && complete).then_some(squares)
+    }
+
+    /// After an attacker move that makes no sure win point, whether it threatens a VCF,
+    /// and if so the defender's replies: its fours, and every stone that kills the VCF.
+    /// A stone can only matter on a line within reach of a square of the VCF's proof
+    /// (±5, and ±9 under caro where a run end far off can block a five), so only those
+    /// are tried, each by searching the VCF again; a re-search that runs out of nodes
+    /// counts the stone as a reply (more replies can only make a proof harder).
+    fn vcf_threat_replies(&mut self) -> Option<Replies> {
+        if self.board.has_five_point(self.defender) {
+            return None;
+        }
+        let squares = self.vcf_proof()?;
+        let reach: i32 = if self.board.rule() == crate::types::Rule::Caro {
+            9
+        } else {
+            5
+        };
+        let mut window: Vec<Pos> = Vec::new();
+        for &sq in &squares {
+            let c = self.board.coord(sq);
+            for (dx, dy) in [(1, 0), (0, 1), (1, 1), (1, -1)] {
+                for k in -reach..=reach {
+                    let at = crate::types::Coord::new(c.x + k * dx, c.y + k * dy);
+                    if let Some(p) = self.board.pos(at) {
+                        if self.board.is_empty(p) {
+                            window.push(p);
+                        }
+                    }
+                }
+            }
+        }
+        window.sort();
+        window.dedup();
+        let mut out: SmallVec<[Pos; 16]> = SmallVec::new();
+        for c in window {
+            self.board.place(c, self.defender);
+            let killed = self.vcf_proof().is_none();
+            self.board.undo();
+            if killed && threats::is_legal(self.board, c, self.defender) {
+                out.push(c);
+            }
+        }
+        Some(self.with_counter_fours(out))
+    }
+
+    /// Strongest defences first: most lines fail, and a refutation found early saves
+    /// proving the attacker's win against the other replies.
+    fn order_replies(&self, replies: &mut SmallVec<[Pos; 16]>) {
+        let defender = self.defender;
+        let board = &*self.board;
+        replies.sort_by_cached_key(|&r| {
+            let own = MoveShape::of(board, r, defender).score();
+            let blocks = MoveShape::of(board, r, defender.opponent()).score();
+            (std::cmp::Reverse(own * 2 + blocks), r)
+        });
+    }
+
+    /// The replies to the attacker's threat `best` (just played) when rebuilding a proof:
+    /// the same sets the search used (four, sure win points, or a VCF threat).
+    fn replies_after(&mut self, four: bool, points: &[Pos], best: Pos) -> Replies {
+        if four {
+            self.replies(None, best)
+        } else if !points.is_empty() || !self.vcf_threats {
+            self.replies(Some(points), best)
+        } else {
+            self.vcf_threat_replies().unwrap_or(Replies::Unstoppable)
+        }
+    }
+
+    /// Tries every reply; true when the attacker wins after each.
+    fn defend_moves(&mut self, ply: u32, threes: u32, replies: Replies, last: Pos) -> bool {
+        match replies {
             Replies::DefenderWins => false,
             Replies::Unstoppable => true,
             Replies::Moves(moves) => {
@@ -480,7 +637,7 @@ impl<'b, 'l> Searcher<'b, 'l> {
             out.extend_from_slice(&points);
             budget = budget.saturating_sub(three_cost(was_block));
         }
-        match self.replies(if four { None } else { Some(&points) }, best) {
+        match self.replies_after(four, &points, best) {
             Replies::Moves(replies) => {
                 for r in replies {
                     out.push(r);
@@ -532,7 +689,7 @@ impl<'b, 'l> Searcher<'b, 'l> {
                 threats::sure_win_points(self.board, &self.cells, self.attacker, &mut points);
                 budget = budget.saturating_sub(three_cost(was_block));
             }
-            let replies = match self.replies(if four { None } else { Some(&points) }, best) {
+            let replies = match self.replies_after(four, &points, best) {
                 Replies::Moves(m) => m.to_vec(),
                 _ => Vec::new(),
             };

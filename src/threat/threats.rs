@@ -1,11 +1,13 @@
 //! Threats read from the board's pattern tables: which moves threaten, what they threaten,
 //! and which squares answer them.
 //!
-//! Allis's vocabulary, mapped onto the line patterns of one move on one line:
-//! - *gain square*: the move itself;
-//! - *cost squares*: the defender's reply squares (the five points of a four; the squares
-//!   that stop a three from becoming a straight four);
-//! - *rest squares*: the other cells the threat needs empty.
+//! Allis's vocabulary, mapped onto the line patterns (see `ThreatStep`):
+//! - *gain square*: the attacker's move;
+//! - *cost squares*: the defender's replies (the squares that stop the five points of a
+//!   four, or the sure win points a three creates — straight-four, double-four and
+//!   four-three points);
+//! - *rest squares*: the other empty cells of the line; they are not listed, because the
+//!   replies are computed exactly by playing each candidate and re-reading the patterns.
 //!
 //! The search never trusts a category alone: every reply set is recomputed from the
 //! board after the move (the patterns are rule-aware, so under standard/caro an overline
@@ -54,16 +56,6 @@ impl ThreatKind {
             _ => Category::Three,
         }
     }
-}
-
-/// One threat as the search reports it.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Threat {
-    pub kind: ThreatKind,
-    /// The attacker's move.
-    pub gain: Pos,
-    /// The defender's reply squares (played all at once in the single-agent view).
-    pub cost: SmallVec<[Pos; 4]>,
 }
 
 /// What one move of `color` makes over its four lines, from the cached patterns.
