@@ -10,7 +10,8 @@
 use crate::board::Board;
 use crate::eval::{self, Value};
 use crate::search::{SearchLimits, SearchState};
-use crate::types::{Coord, Rule};
+use crate::threat;
+use crate::types::{Color, Coord, Rule};
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 use std::collections::BTreeSet;
@@ -115,8 +116,12 @@ fn draw(rng: &mut StdRng, size: usize, n: usize) -> Option<Vec<Coord>> {
     Some(stones)
 }
 
+/// Threat-search nodes spent per side when checking that an opening is undecided.
+const DECIDED_CHECK_NODES: u64 = 50_000;
+
 /// The fixed-depth value of an opening for the side to move, or `None` when the
-/// position is illegal (a renju foul) or already decided.
+/// position is illegal (a renju foul), already decided by the search, or when either
+/// side has a forced win the threat-space search finds (VCT, bounded).
 pub fn balance(stones: &[Coord], rule: Rule, size: usize, depth: i32) -> Option<Value> {
     let mut board = Board::new(size, size, rule).ok()?;
     for &s in stones {
@@ -125,10 +130,19 @@ pub fn balance(stones: &[Coord], rule: Rule, size: usize, depth: i32) -> Option<
         }
         board.play(s).ok()?;
     }
+    let vct = threat::Limits { level: threat::Level::Vct, max_nodes: DECIDED_CHECK_NODES, max_depth: 30, deadline: None, stop: None };
+    for side in Color::BOTH {
+        if threat::find_win(&mut board, side, &vct).is_some() {
+            return None;
+        }
+    }
     let mut state = SearchState::new();
     state.set_tt_bytes(4 << 20);
     let stop = AtomicBool::new(false);
-    let outcome = state.evaluate(&mut board, SearchLimits::depth(depth), &stop);
+    // The main search alone: the threat check above is the bounded, explicit one.
+    let mut limits = SearchLimits::depth(depth);
+    limits.options.threat_search = false;
+    let outcome = state.evaluate(&mut board, limits, &stop);
     (!eval::is_decisive(outcome.value)).then_some(outcome.value)
 }
 
