@@ -32,9 +32,9 @@ pub const MAX_PLY: usize = 128;
 const MAX_INTERIOR_MOVES: usize = 24;
 /// Threat-space search at the root: node cap per search, and the shares of the optimum
 /// time (1/N) the search for our win and the computation of defences may use.
-const ROOT_THREAT_NODES: u64 = 500_000;
-const WIN_SHARE_OF_OPTIMUM: u64 = 2;
-const DEFENCE_SHARE_OF_OPTIMUM: u64 = 4;
+const ROOT_THREAT_NODES: u64 = 200_000;
+const WIN_SHARE_OF_OPTIMUM: u64 = 8;
+const DEFENCE_SHARE_OF_OPTIMUM: u64 = 8;
 /// Nodes between two checks of the hard time limit and the stop flag (a power of two).
 /// A clock read costs tens of nanoseconds; late-game nodes cost tens of microseconds.
 const LIMIT_CHECK_INTERVAL: u64 = 256;
@@ -68,7 +68,7 @@ pub struct SearchOptions {
 impl Default for SearchOptions {
     fn default() -> Self {
         SearchOptions {
-            threat_search: true,
+            threat_search: false,
             null_move: false,
             aspiration: false,
             late_move_reductions: false,
