@@ -130,7 +130,13 @@ pub fn balance(stones: &[Coord], rule: Rule, size: usize, depth: i32) -> Option<
         }
         board.play(s).ok()?;
     }
-    let vct = threat::Limits { level: threat::Level::Vct, max_nodes: DECIDED_CHECK_NODES, max_depth: 30, deadline: None, stop: None };
+    let vct = threat::Limits {
+        level: threat::Level::Vct,
+        max_nodes: DECIDED_CHECK_NODES,
+        max_depth: 30,
+        deadline: None,
+        stop: None,
+    };
     for side in Color::BOTH {
         if threat::find_win(&mut board, side, &vct).is_some() {
             return None;
@@ -186,22 +192,29 @@ pub fn to_offset_line(stones: &[Coord], size: usize) -> String {
         .join(", ")
 }
 
-/// Parses an "offset" line into board coordinates for a board of `size`.
-pub fn parse_offset_line(line: &str, size: usize) -> Option<Vec<Coord>> {
-    let c = (size / 2) as i32;
-    let numbers: Vec<i32> = line
+/// Parses an "offset" line for a board of the given size.
+pub fn parse_offset_line(text: &str, width: usize, height: usize) -> Result<Vec<Coord>, String> {
+    let numbers: Vec<&str> = text
         .split(',')
-        .map(|t| t.trim().parse().ok())
-        .collect::<Option<Vec<_>>>()?;
+        .map(str::trim)
+        .filter(|t| !t.is_empty())
+        .collect();
     if numbers.is_empty() || !numbers.len().is_multiple_of(2) {
-        return None;
+        return Err(format!("expected pairs dx,dy: {:?}", text));
     }
-    Some(
-        numbers
-            .chunks(2)
-            .map(|p| Coord::new(c + p[0], c + p[1]))
-            .collect(),
-    )
+    let (cx, cy) = ((width / 2) as i32, (height / 2) as i32);
+    numbers
+        .chunks(2)
+        .map(|pair| {
+            let dx: i32 = pair[0]
+                .parse()
+                .map_err(|_| format!("not a number: {:?}", pair[0]))?;
+            let dy: i32 = pair[1]
+                .parse()
+                .map_err(|_| format!("not a number: {:?}", pair[1]))?;
+            Ok(Coord::new(cx + dx, cy + dy))
+        })
+        .collect()
 }
 
 /// The openings of a list file: non-comment, non-empty lines.
@@ -209,10 +222,7 @@ pub fn parse_list(text: &str, size: usize) -> Result<Vec<Vec<Coord>>, String> {
     text.lines()
         .enumerate()
         .filter(|(_, l)| !l.trim().is_empty() && !l.trim_start().starts_with('#'))
-        .map(|(n, l)| {
-            parse_offset_line(l, size)
-                .ok_or_else(|| format!("line {}: not an offset opening: {l}", n + 1))
-        })
+        .map(|(n, l)| parse_offset_line(l, size, size).map_err(|e| format!("line {}: {e}", n + 1)))
         .collect()
 }
 
@@ -225,9 +235,9 @@ mod tests {
         let stones = vec![Coord::new(7, 7), Coord::new(8, 6), Coord::new(5, 9)];
         let line = to_offset_line(&stones, 15);
         assert_eq!(line, "0,0, 1,-1, -2,2");
-        assert_eq!(parse_offset_line(&line, 15), Some(stones));
-        assert_eq!(parse_offset_line("1,2,3", 15), None);
-        assert_eq!(parse_offset_line("a,b", 15), None);
+        assert_eq!(parse_offset_line(&line, 15, 15), Ok(stones));
+        assert!(parse_offset_line("1,2,3", 15, 15).is_err());
+        assert!(parse_offset_line("a,b", 15, 15).is_err());
     }
 
     #[test]

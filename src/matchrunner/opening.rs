@@ -51,30 +51,7 @@ impl Opening {
     }
 }
 
-/// Parses an "offset" line for a board of the given size.
-pub fn parse_offset_line(text: &str, width: usize, height: usize) -> Result<Vec<Coord>, String> {
-    let numbers: Vec<&str> = text
-        .split(',')
-        .map(str::trim)
-        .filter(|t| !t.is_empty())
-        .collect();
-    if numbers.is_empty() || !numbers.len().is_multiple_of(2) {
-        return Err(format!("expected pairs dx,dy: {:?}", text));
-    }
-    let (cx, cy) = ((width / 2) as i32, (height / 2) as i32);
-    numbers
-        .chunks(2)
-        .map(|pair| {
-            let dx: i32 = pair[0]
-                .parse()
-                .map_err(|_| format!("not a number: {:?}", pair[0]))?;
-            let dy: i32 = pair[1]
-                .parse()
-                .map_err(|_| format!("not a number: {:?}", pair[1]))?;
-            Ok(Coord::new(cx + dx, cy + dy))
-        })
-        .collect()
-}
+pub use crate::openings::parse_offset_line;
 
 /// Parses a "pos" line such as `h8i9j10`.
 pub fn parse_pos_line(text: &str) -> Result<Vec<Coord>, String> {
