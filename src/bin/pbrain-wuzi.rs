@@ -23,7 +23,10 @@ fn main() -> ExitCode {
             ExitCode::from(code)
         }
         Some("puzzles") => ExitCode::from(run_puzzles(&args[1..])),
-        Some("solve") => ExitCode::from(wuzi::threat::solve_cli(&args[1..]).clamp(0, 255) as u8),
+        Some("solve") => {
+            let code = wuzi::threat::solve_cli(&args[1..], &mut std::io::stdout());
+            ExitCode::from(code.clamp(0, 255) as u8)
+        }
         Some("openings") => ExitCode::from(run_openings(&args[1..])),
         Some("help" | "--help" | "-h") => {
             println!("{USAGE}");

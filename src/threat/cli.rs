@@ -5,6 +5,7 @@
 use super::{defences_counted, find_win_counted, Level, Limits};
 use crate::board::{Board, Pos};
 use crate::types::{parse_pos_sequence, Rule};
+use std::io::Write;
 use std::time::{Duration, Instant};
 
 const USAGE: &str =
@@ -91,20 +92,21 @@ fn names(board: &Board, moves: &[Pos]) -> String {
         .join(" ")
 }
 
-/// Runs the solve command on `args` (with or without the leading `solve`); returns the
-/// process exit code: 0 on an answer, 2 on bad arguments.
-pub fn solve_cli(args: &[String]) -> i32 {
+/// Runs the solve command on `args` (with or without the leading `solve`), writing its
+/// lines to `out` (the binary passes stdout; the library itself never prints). Returns
+/// the process exit code: 0 on an answer, 2 on bad arguments.
+pub fn solve_cli(args: &[String], out: &mut dyn Write) -> i32 {
     let req = match parse(args) {
         Ok(r) => r,
         Err(e) => {
-            eprintln!("error: {e}\n{USAGE}");
+            let _ = writeln!(out, "error: {e}\n{USAGE}");
             return 2;
         }
     };
     let mut board = match build(&req) {
         Ok(b) => b,
         Err(e) => {
-            eprintln!("error: {e}");
+            let _ = writeln!(out, "error: {e}");
             return 2;
         }
     };
@@ -130,8 +132,9 @@ pub fn solve_cli(args: &[String]) -> i32 {
             }
         }
     };
-    println!("{verdict}");
-    println!(
+    let _ = writeln!(out, "{verdict}");
+    let _ = writeln!(
+        out,
         "nodes {nodes} time {:.3} ms",
         start.elapsed().as_secs_f64() * 1000.0
     );
