@@ -171,14 +171,26 @@ mod tests {
         ] {
             assert!(parse(&args(bad)).is_err(), "{bad}");
         }
-        assert_eq!(solve_cli(&args("--size 99 h8")), 2);
-        assert_eq!(solve_cli(&args("h8h8")), 2);
-        assert_eq!(solve_cli(&args("z99")), 2);
-        assert_eq!(solve_cli(&args("8h")), 2);
+        for bad in ["--size 99 h8", "h8h8", "z99", "8h"] {
+            let mut out = Vec::new();
+            assert_eq!(solve_cli(&args(bad), &mut out), 2, "{bad}");
+            assert!(
+                String::from_utf8_lossy(&out).starts_with("error: "),
+                "{bad}"
+            );
+        }
     }
 
     #[test]
     fn a_four_is_a_win() {
-        assert_eq!(solve_cli(&args("--rule 0 h8h9i8i9j8j9k8k9")), 0);
+        let mut out = Vec::new();
+        assert_eq!(solve_cli(&args("--rule 0 h8h9i8i9j8j9k8k9"), &mut out), 0);
+        let text = String::from_utf8_lossy(&out);
+        let first = text.lines().next().unwrap_or_default();
+        assert!(first == "win g8" || first == "win l8", "{text}");
+        assert!(
+            text.lines().nth(1).is_some_and(|l| l.starts_with("nodes ")),
+            "{text}"
+        );
     }
 }
