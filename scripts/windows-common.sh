@@ -64,4 +64,11 @@ stop_wine_keepalive() {
         exec {WINE_KEEPALIVE_FD}>&-
         WINE_KEEPALIVE_FD=
     fi
+    # Wine processes started after the keepalive inherit its pipe, so closing it is not
+    # enough for the idle brain to see end of input. Shut down this script's private prefix
+    # so nothing outlives the script (a lingering process could hold CI's output open).
+    if have_wine; then
+        wineserver -k >/dev/null 2>&1 || true
+        wineserver -w >/dev/null 2>&1 || true
+    fi
 }
