@@ -343,12 +343,12 @@ pub struct PatternTable {
 impl PatternTable {
     fn build(rule: Rule) -> PatternTable {
         let mut entries = vec![[Pattern::Dead; 2]; CODE_COUNT].into_boxed_slice();
-        for color in Color::BOTH {
-            let mut memo = reference::new_memo();
-            for code in (0..CODE_COUNT as u32).filter(|&c| is_realisable(c)) {
+        let mut memos = [reference::new_memo(), reference::new_memo()];
+        for code in (0..CODE_COUNT as u32).filter(|&c| is_realisable(c)) {
+            for color in Color::BOTH {
                 let line = reference::decode(code, Cell::stone(color));
                 entries[code as usize][color.index()] =
-                    reference::classify_placed(&line, color, rule, Some(&mut memo));
+                    reference::classify_placed(&line, color, rule, Some(&mut memos[color.index()]));
             }
         }
         PatternTable { entries }

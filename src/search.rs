@@ -440,8 +440,7 @@ impl<'a> Worker<'a> {
             }
             Forced::Lost(_) | Forced::No => {
                 let them = self.board.side_to_move().opponent();
-                let threatened =
-                    self.board.rule() != Rule::Caro && has_winning_four(self.board, them);
+                let threatened = has_decisive_four(self.board, them);
                 self.ordinary_moves(0, Pos::NONE, threatened)
             }
             Forced::Only(list) => list,
@@ -640,9 +639,7 @@ impl<'a> Worker<'a> {
 
         let us = self.board.side_to_move();
         let them = us.opponent();
-        let threatened = forced.is_none()
-            && self.board.rule() != Rule::Caro
-            && has_winning_four(self.board, them);
+        let threatened = forced.is_none() && has_decisive_four(self.board, them);
 
         // Step 4b: null move. If passing still fails high, a real move would too. Not
         // when the opponent threatens anything (a pass would just lose), never twice in
@@ -836,7 +833,7 @@ impl<'a> Worker<'a> {
             }
             return Forced::Only(list);
         }
-        if !caro && has_winning_four(board, us) {
+        if has_decisive_four(board, us) {
             return Forced::Won(WIN - (ply + 3));
         }
         Forced::No
@@ -905,25 +902,31 @@ enum Forced {
     No,
 }
 
-/// Whether `color` has a cell making an open four, a double four or two fours (for renju
-/// black only where the cell is not forbidden).
-fn has_winning_four(board: &mut Board, color: Color) -> bool {
+/// Whether `color` has a cell making an open four, a double four or two fours, which wins
+/// unless the opponent makes five first (for renju black only where the cell is not
+/// forbidden; never at caro).
+fn has_decisive_four(board: &mut Board, color: Color) -> bool {
+    // At caro a four can also be stopped at its extension square: nothing is decided.
+    if board.rule() == Rule::Caro {
+        return false;
+    }
     let quick = board.pattern_count(color, Pattern::OpenFour) > 0
         || board.pattern_count(color, Pattern::DoubleFour) > 0
         || board.pattern_count(color, Pattern::Four) >= 2;
     if !quick {
         return false;
     }
-    let renju_black = board.rule() == Rule::Renju && color == Color::Black;
+    let is_winning_four =
+        |b: &Board, p: Pos| b.is_empty(p) && movegen::threat_of(b, p, color) == Threat::WinningFour;
+    if board.rule() != Rule::Renju || color != Color::Black {
+        return board.positions().any(|p| is_winning_four(board, p));
+    }
+    // Renju black: the cell must also not be forbidden (which needs the board mutably).
     let cells: Vec<Pos> = board
         .positions()
-        .filter(|&p| {
-            board.is_empty(p) && movegen::threat_of(board, p, color) == Threat::WinningFour
-        })
+        .filter(|&p| is_winning_four(board, p))
         .collect();
-    cells
-        .into_iter()
-        .any(|p| !renju_black || !rules::is_forbidden(board, p))
+    cells.into_iter().any(|p| !rules::is_forbidden(board, p))
 }
 
 /// At caro, the cells beyond the ends of the five that `attacker` makes at `f`, where a
