@@ -141,7 +141,8 @@ impl Engine {
     /// `take_notice`).
     pub fn with_config(config: Config) -> Engine {
         let settings = Settings {
-            thread_num: config.get_u64_in("engine.threads", 1..=256, 1) as usize,
+            thread_num: config.get_u64_in("engine.threads", 1..=search::MAX_THREADS as u64, 1)
+                as usize,
             ..Settings::default()
         };
         Engine {
@@ -270,11 +271,34 @@ impl Engine {
         stop: &AtomicBool,
         report: &mut dyn FnMut(&SearchEvent),
     ) -> Result<Coord, EngineError> {
+        self.search_lines(1, started, stop, report)
+    }
+
+    /// `YXNBEST n`: searches the `n` best moves of the position (each iteration reports
+    /// their lines) and returns the best, without playing it.
+    pub fn analyse(
+        &mut self,
+        lines: usize,
+        started: Instant,
+        stop: &AtomicBool,
+        report: &mut dyn FnMut(&SearchEvent),
+    ) -> Result<Coord, EngineError> {
+        self.search_lines(lines.max(1), started, stop, report)
+    }
+
+    fn search_lines(
+        &mut self,
+        multi_pv: usize,
+        started: Instant,
+        stop: &AtomicBool,
+        report: &mut dyn FnMut(&SearchEvent),
+    ) -> Result<Coord, EngineError> {
         let board = self.board.as_ref().ok_or(EngineError::NoBoard)?;
         if board.is_full() {
             return Err(EngineError::BoardFull);
         }
-        let limits = self.limits_for(board, started, 1.0);
+        let mut limits = self.limits_for(board, started, 1.0);
+        limits.multi_pv = multi_pv;
         self.search
             .set_tt_bytes(tt_bytes(&self.settings, &self.config));
         // The search works on a copy: whatever happens inside it (even a panic caught by
@@ -331,6 +355,8 @@ impl Engine {
             max_nodes: s.max_node.unwrap_or(u64::MAX),
             options: self.search_options,
             eval: self.eval_weights,
+            threads: s.thread_num.clamp(1, search::MAX_THREADS),
+            multi_pv: 1,
         }
     }
 

@@ -22,7 +22,7 @@ use crate::threat;
 use crate::time::{FailLow, IterationReport, Resolution, TimeManager};
 use crate::tt::{Bound, TranspositionTable};
 use crate::types::{Color, Coord, Rule};
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
 /// Deepest ply a search reaches (forcing extensions included).
@@ -52,6 +52,11 @@ const MAX_QUIESCENCE_FOURS: usize = 8;
 const MAX_QUIESCENCE_CHAIN: i32 = 10;
 /// Default transposition table size when nothing asks for another.
 pub const DEFAULT_TT_BYTES: usize = 64 << 20;
+/// Most search threads (`thread_num`, `engine.threads`); more would only contend.
+pub const MAX_THREADS: usize = 64;
+/// Stack of a helper thread: the recursion is at most `MAX_PLY` deep, with a move list
+/// per frame, far below this; the margin covers the threat search.
+const HELPER_STACK_BYTES: usize = 16 << 20;
 
 /// Search features that can be switched off (config keys `search.*`), so each can be
 /// judged by a match against the same engine without it.
@@ -98,6 +103,10 @@ pub struct SearchLimits {
     pub max_nodes: u64,
     pub options: SearchOptions,
     pub eval: EvalWeights,
+    /// Search threads (Lazy SMP): one is deterministic, more share the table.
+    pub threads: usize,
+    /// Best root moves searched and reported with their own lines (`YXNBEST n`).
+    pub multi_pv: usize,
 }
 
 impl SearchLimits {
@@ -110,6 +119,27 @@ impl SearchLimits {
             max_nodes: u64::MAX,
             options: SearchOptions::default(),
             eval: EvalWeights::default(),
+            threads: 1,
+            multi_pv: 1,
+        }
+    }
+
+    /// The limits of a helper thread: no clock (the main thread decides when all stop),
+    /// no node limit and no root threat step (the main thread's result is the one
+    /// played), a single line.
+    fn for_helper(&self) -> SearchLimits {
+        SearchLimits {
+            started: self.started,
+            time: None,
+            max_depth: self.max_depth,
+            max_nodes: u64::MAX,
+            options: SearchOptions {
+                threat_search: false,
+                ..self.options
+            },
+            eval: self.eval,
+            threads: 1,
+            multi_pv: 1,
         }
     }
 }
@@ -121,6 +151,13 @@ pub enum SearchEvent {
     Iteration(SearchReport),
     /// Something worth a `MESSAGE` (panic mode started, …).
     Note(String),
+    /// A root move is about to be searched (analysis GUIs show it live).
+    RootMoveStarted(Coord),
+    /// A root move was searched; `value` is exact or a bound, so only a proven loss says
+    /// something on its own.
+    RootMoveDone { coord: Coord, value: Value },
+    /// The iteration in progress has a new best move.
+    NewBest(Coord),
 }
 
 /// What one finished iteration found, for `MESSAGE` lines and analysis GUIs.
@@ -132,6 +169,15 @@ pub struct SearchReport {
     pub nodes: u64,
     pub elapsed: Duration,
     pub best: Coord,
+    pub pv: Vec<Coord>,
+    /// With `multi_pv` > 1: the best root moves' lines, best first (the first is `pv`).
+    pub lines: Vec<PvLine>,
+}
+
+/// One root move's line of a multi-PV search.
+#[derive(Clone, Debug)]
+pub struct PvLine {
+    pub value: Value,
     pub pv: Vec<Coord>,
 }
 
@@ -219,18 +265,72 @@ impl SearchState {
             .tt
             .get_or_insert_with(|| TranspositionTable::new(bytes));
         tt.new_search();
+        let tt: &TranspositionTable = tt;
         let time = limits.time.take();
-        let mut worker = Worker::new(board, tt, &limits, time, stop);
-        worker.iterate(report)
+        let helper_nodes = AtomicU64::new(0);
+        let threads = limits.threads.clamp(1, MAX_THREADS);
+        if threads == 1 {
+            return Worker::new(board, tt, &limits, time, stop, &helper_nodes).iterate(report);
+        }
+        // Lazy SMP: helpers search the same root on their own boards and fill the shared
+        // table; the main thread's search, which sees their entries, decides the move.
+        let helper_limits = limits.for_helper();
+        let done = AtomicBool::new(false);
+        std::thread::scope(|scope| {
+            // However the main search ends (even by a panic), the helpers stop with it;
+            // otherwise the scope would wait for them forever.
+            let _stop_helpers = SetOnDrop(&done);
+            for id in 1..threads {
+                let mut helper_board = board.clone();
+                let (helper_limits, done, helper_nodes) = (&helper_limits, &done, &helper_nodes);
+                let spawned = std::thread::Builder::new()
+                    .name(format!("search-{id}"))
+                    .stack_size(HELPER_STACK_BYTES)
+                    .spawn_scoped(scope, move || {
+                        let mut helper = Worker::new(
+                            &mut helper_board,
+                            tt,
+                            helper_limits,
+                            None,
+                            done,
+                            helper_nodes,
+                        );
+                        // Half the helpers run one iteration ahead, so the threads spread
+                        // over two depths instead of repeating each other's work.
+                        helper.helper_depth_offset = Some((id % 2) as i32);
+                        helper.iterate(&mut |_| {});
+                    });
+                if let Err(e) = spawned {
+                    log::warn!("search helper thread {id} not started: {e}");
+                    break;
+                }
+            }
+            Worker::new(board, tt, &limits, time, stop, &helper_nodes).iterate(report)
+        })
+    }
+}
+
+/// Sets the flag when dropped.
+struct SetOnDrop<'a>(&'a AtomicBool);
+
+impl Drop for SetOnDrop<'_> {
+    fn drop(&mut self) {
+        self.0.store(true, Ordering::Relaxed);
     }
 }
 
 struct Worker<'a> {
     board: &'a mut Board,
-    tt: &'a mut TranspositionTable,
+    tt: &'a TranspositionTable,
     limits: &'a SearchLimits,
     time: Option<TimeManager>,
     stop: &'a AtomicBool,
+    /// Nodes searched by the helper threads (they add to it as they go), so reports
+    /// count the work of all threads.
+    helper_nodes: &'a AtomicU64,
+    /// `Some(offset)` for a helper thread: it searches `offset` plies deeper than the
+    /// iteration number and reports nothing.
+    helper_depth_offset: Option<i32>,
     nodes: u64,
     seldepth: i32,
     /// Depth of the iteration in progress.
@@ -251,10 +351,11 @@ struct Worker<'a> {
 impl<'a> Worker<'a> {
     fn new(
         board: &'a mut Board,
-        tt: &'a mut TranspositionTable,
+        tt: &'a TranspositionTable,
         limits: &'a SearchLimits,
         time: Option<TimeManager>,
         stop: &'a AtomicBool,
+        helper_nodes: &'a AtomicU64,
     ) -> Worker<'a> {
         let cells = board.cell_count();
         Worker {
@@ -263,6 +364,8 @@ impl<'a> Worker<'a> {
             limits,
             time,
             stop,
+            helper_nodes,
+            helper_depth_offset: None,
             nodes: 0,
             seldepth: 0,
             depth: 0,
@@ -309,12 +412,19 @@ impl<'a> Worker<'a> {
                 RootThreat::Defend | RootThreat::None => {}
             }
         }
-        for depth in 1..=self.limits.max_depth.max(1) {
+        let max_depth = self.limits.max_depth.max(1);
+        for iteration in 1..=max_depth {
+            let depth = (iteration + self.helper_depth_offset.unwrap_or(0)).min(max_depth);
             self.seldepth = 0;
             self.depth = depth;
             let previous = (best.depth > 0).then_some(best.value);
             let (value, best_move) =
                 self.aspiration_search(&mut root_moves, depth, previous, report);
+            let pv: Vec<Coord> = self.pv[0].iter().map(|&p| self.board.coord(p)).collect();
+            let mut lines = Vec::new();
+            if self.limits.multi_pv > 1 && best_move.is_some() && !self.aborted && !self.cut {
+                lines = self.other_lines(&mut root_moves, depth, value, report);
+            }
             if self.aborted || self.cut {
                 // A partial iteration searched the previous best move first, so its best
                 // move is at least as well founded as the last complete one.
@@ -331,16 +441,26 @@ impl<'a> Worker<'a> {
                 best: m,
                 value,
                 depth,
-                nodes: self.nodes,
+                nodes: self.all_nodes(),
             };
+            if !lines.is_empty() {
+                lines.insert(
+                    0,
+                    PvLine {
+                        value,
+                        pv: pv.clone(),
+                    },
+                );
+            }
             report(&SearchEvent::Iteration(SearchReport {
                 depth,
                 seldepth: self.seldepth,
                 value,
-                nodes: self.nodes,
+                nodes: self.all_nodes(),
                 elapsed: self.limits.started.elapsed(),
                 best: self.board.coord(m),
-                pv: self.pv[0].iter().map(|&p| self.board.coord(p)).collect(),
+                pv,
+                lines,
             }));
             let proven = eval::is_decisive(value) && eval::plies_to_end(value) <= depth;
             if proven {
@@ -359,8 +479,42 @@ impl<'a> Worker<'a> {
                 }
             }
         }
-        best.nodes = self.nodes;
+        best.nodes = self.all_nodes();
         best
+    }
+
+    /// Nodes of this search, helper threads included.
+    fn all_nodes(&self) -> u64 {
+        self.nodes + self.helper_nodes.load(Ordering::Relaxed)
+    }
+
+    /// Multi-PV: after the best move of this iteration (first in `moves`), the next best
+    /// root moves one by one, each searched among the moves not yet ranked, so that
+    /// `moves` starts with the ranked ones in order. Returns their lines.
+    fn other_lines(
+        &mut self,
+        moves: &mut MoveList,
+        depth: i32,
+        best_value: Value,
+        report: &mut dyn FnMut(&SearchEvent),
+    ) -> Vec<PvLine> {
+        let mut lines = Vec::new();
+        let wanted = self.limits.multi_pv.min(moves.len());
+        for rank in 1..wanted {
+            // The lines are shown, not used for the move: any value at all is wanted,
+            // so the window is full (no fail-low, no panic).
+            let (value, line_best) =
+                self.search_root(&mut moves[rank..], depth, -INFINITE, INFINITE, None, report);
+            if self.aborted || self.cut || line_best.is_none() {
+                break;
+            }
+            let pv = self.pv[0].iter().map(|&p| self.board.coord(p)).collect();
+            lines.push(PvLine {
+                value: value.min(best_value),
+                pv,
+            });
+        }
+        lines
     }
 
     /// The threat-space search at the root, within a share of the move's time.
@@ -505,7 +659,7 @@ impl<'a> Worker<'a> {
 
     fn search_root(
         &mut self,
-        moves: &mut MoveList,
+        moves: &mut [ScoredMove],
         depth: i32,
         alpha: Value,
         beta: Value,
@@ -516,14 +670,14 @@ impl<'a> Worker<'a> {
         let mut best_move = None;
         let mut best_value = -INFINITE;
         let mut panicking = false;
-        for i in 0..moves.len() {
+        for (i, m) in moves.iter().map(|m| m.pos).enumerate() {
             // The soft limit may end an iteration between root moves (never in panic
             // mode, which the time manager handles); depth 1 always completes.
             if i > 0 && depth > 1 && self.time.as_ref().is_some_and(|tm| tm.soft_limit_reached()) {
                 self.cut = true;
                 break;
             }
-            let m = moves[i].pos;
+            report(&SearchEvent::RootMoveStarted(self.board.coord(m)));
             self.board.make(m);
             let v = if i == 0 {
                 -self.negamax(depth - 1, -beta, -alpha, 1)
@@ -539,6 +693,10 @@ impl<'a> Worker<'a> {
             if self.aborted {
                 break;
             }
+            report(&SearchEvent::RootMoveDone {
+                coord: self.board.coord(m),
+                value: v,
+            });
             if i == 0 {
                 if let (Some(prev), Some(tm)) = (previous, self.time.as_mut()) {
                     // The move that was best failed low at this depth: maybe panic.
@@ -570,14 +728,14 @@ impl<'a> Worker<'a> {
                 if v > alpha {
                     alpha = v;
                     self.update_pv(0, m);
+                    report(&SearchEvent::NewBest(self.board.coord(m)));
                 }
             }
         }
         // Search the best move first next iteration; keep the others' order.
         if let Some(m) = best_move {
             if let Some(i) = moves.iter().position(|x| x.pos == m) {
-                let bm = moves.remove(i);
-                moves.insert(0, bm);
+                moves[..=i].rotate_right(1);
             }
         }
         (best_value, best_move)
@@ -881,6 +1039,10 @@ impl<'a> Worker<'a> {
         if out_of_time || self.nodes >= self.limits.max_nodes || self.stop.load(Ordering::Relaxed) {
             self.aborted = true;
         }
+        if self.helper_depth_offset.is_some() {
+            self.helper_nodes
+                .fetch_add(LIMIT_CHECK_INTERVAL, Ordering::Relaxed);
+        }
     }
 }
 
@@ -1012,16 +1174,90 @@ mod tests {
     use super::*;
     use crate::types::parse_pos_sequence;
 
-    fn best_move(rule: Rule, moves: &str, depth: i32) -> (Coord, Value) {
+    fn position(rule: Rule, moves: &str) -> Board {
         let mut b = Board::new(15, 15, rule).unwrap();
         for c in parse_pos_sequence(moves).unwrap() {
             b.play(c).unwrap();
         }
+        b
+    }
+
+    fn best_move(rule: Rule, moves: &str, depth: i32) -> (Coord, Value) {
+        best_move_with(rule, moves, SearchLimits::depth(depth))
+    }
+
+    fn best_move_with(rule: Rule, moves: &str, limits: SearchLimits) -> (Coord, Value) {
+        let mut b = position(rule, moves);
         let mut state = SearchState::new();
         state.set_tt_bytes(1 << 20);
         let stop = AtomicBool::new(false);
-        let o = state.evaluate(&mut b, SearchLimits::depth(depth), &stop);
+        let o = state.evaluate(&mut b, limits, &stop);
         (b.coord(o.best), o.value)
+    }
+
+    fn threads(depth: i32, threads: usize) -> SearchLimits {
+        SearchLimits {
+            threads,
+            ..SearchLimits::depth(depth)
+        }
+    }
+
+    #[test]
+    fn several_threads_find_the_same_forced_answers() {
+        // The positions of the single-thread tests below, searched by four threads: the
+        // helpers share the table, so a bad entry of theirs would show here.
+        let (m, v) = best_move_with(Rule::Freestyle, "h8h9i8i9j8j9k8k9", threads(5, 4));
+        assert!(m == Coord::new(6, 7) || m == Coord::new(11, 7), "{m}");
+        assert_eq!(v, WIN - 1);
+        let (m, _) = best_move_with(Rule::Freestyle, "a1h9a3i9a5j9g9k9", threads(6, 4));
+        assert_eq!(m, Coord::new(11, 8));
+        let (m, v) = best_move_with(Rule::Freestyle, "a1i9a15j9o15k9", threads(6, 4));
+        assert!([7, 11, 6, 12].contains(&m.x) && m.y == 8, "{m}");
+        assert!(!eval::is_decisive(v));
+    }
+
+    #[test]
+    fn helper_threads_end_with_the_main_search() {
+        // A node limit stops the main thread early; the helpers (no limit of their own)
+        // must stop with it, or `evaluate` would never return.
+        let limits = SearchLimits {
+            max_nodes: 2_000,
+            ..threads(60, 3)
+        };
+        let (m, _) = best_move_with(Rule::Freestyle, "h8i9j7", limits);
+        assert!(position(Rule::Freestyle, "h8i9j7").pos(m).is_some());
+    }
+
+    #[test]
+    fn multi_pv_ranks_distinct_root_moves_best_first() {
+        let mut b = position(Rule::Freestyle, "h8i9j7i7");
+        let mut state = SearchState::new();
+        state.set_tt_bytes(1 << 20);
+        let stop = AtomicBool::new(false);
+        let limits = SearchLimits {
+            multi_pv: 3,
+            ..SearchLimits::depth(4)
+        };
+        let mut last = None;
+        let best = state.search(&mut b, limits, &stop, &mut |e| {
+            if let SearchEvent::Iteration(r) = e {
+                last = Some(r.clone());
+            }
+        });
+        let r = last.expect("an iteration finished");
+        assert_eq!(r.lines.len(), 3);
+        assert_eq!(r.lines[0].pv.first(), Some(&b.coord(best)));
+        let firsts: Vec<Coord> = r.lines.iter().map(|l| l.pv[0]).collect();
+        assert!(firsts[0] != firsts[1] && firsts[1] != firsts[2] && firsts[0] != firsts[2]);
+        assert!(
+            r.lines.windows(2).all(|w| w[0].value >= w[1].value),
+            "{:?}",
+            r.lines
+        );
+        for c in firsts {
+            let p = b.pos(c).expect("on the board");
+            assert!(b.is_empty(p));
+        }
     }
 
     #[test]

@@ -1,10 +1,16 @@
-//! Transposition table: one entry per slot, replaced by depth and age.
+//! Transposition table: one entry per slot, replaced by depth and age, shared by the
+//! search threads.
 //!
-//! Storage is a `Vec<[u64; 2]>` of zeros so the allocation is a `calloc`: the operating
-//! system hands out zero pages lazily, so even a large table costs nothing until it is
-//! touched and never delays the first move.
+//! Storage is allocated as a `Vec<[u64; 2]>` of zeros so the allocation is a `calloc`:
+//! the operating system hands out zero pages lazily, so even a large table costs nothing
+//! until it is touched and never delays the first move.
+//!
+//! Threads read and write slots without locks. A slot holds `key ^ data` and `data`, so a
+//! slot torn by two writers racing (one word from each) fails the key check and reads as
+//! empty instead of handing a wrong entry to another position (the "xor trick").
 
 use crate::board::Pos;
+use std::sync::atomic::{AtomicU64, AtomicU8, Ordering};
 
 /// Whether a stored value is exact or a bound.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -25,9 +31,25 @@ pub struct Entry {
 }
 
 pub struct TranspositionTable {
-    slots: Vec<[u64; 2]>,
+    slots: Vec<[AtomicU64; 2]>,
     mask: usize,
-    generation: u8,
+    generation: AtomicU8,
+}
+
+// The zeroed `u64` allocation is reused as atomics, which needs the same layout.
+const _: () = assert!(
+    std::mem::size_of::<[u64; 2]>() == std::mem::size_of::<[AtomicU64; 2]>()
+        && std::mem::align_of::<[u64; 2]>() == std::mem::align_of::<[AtomicU64; 2]>()
+);
+
+/// A vector of `n` zeroed slots, allocated by `calloc` (see the module comment).
+fn zeroed_slots(n: usize) -> Vec<[AtomicU64; 2]> {
+    let mut plain = std::mem::ManuallyDrop::new(vec![[0u64; 2]; n]);
+    let (ptr, len, cap) = (plain.as_mut_ptr(), plain.len(), plain.capacity());
+    // SAFETY: `[AtomicU64; 2]` has the size and alignment of `[u64; 2]` (asserted above)
+    // and zero is a valid `AtomicU64`; the original vector is forgotten, so the
+    // allocation has exactly one owner and is freed with the same layout.
+    unsafe { Vec::from_raw_parts(ptr.cast::<[AtomicU64; 2]>(), len, cap) }
 }
 
 /// Bytes one slot takes.
@@ -39,9 +61,9 @@ impl TranspositionTable {
         let slots = (bytes / SLOT_BYTES).max(1024);
         let slots = 1usize << (usize::BITS - 1 - slots.leading_zeros());
         TranspositionTable {
-            slots: vec![[0u64; 2]; slots],
+            slots: zeroed_slots(slots),
             mask: slots - 1,
-            generation: 0,
+            generation: AtomicU8::new(0),
         }
     }
 
@@ -50,17 +72,37 @@ impl TranspositionTable {
     }
 
     pub fn clear(&mut self) {
-        self.slots.iter_mut().for_each(|s| *s = [0, 0]);
-        self.generation = 0;
+        for slot in &mut self.slots {
+            *slot[0].get_mut() = 0;
+            *slot[1].get_mut() = 0;
+        }
+        *self.generation.get_mut() = 0;
     }
 
     /// Called once per search so entries of earlier searches are replaced first.
     pub fn new_search(&mut self) {
-        self.generation = self.generation.wrapping_add(1);
+        let g = self.generation.get_mut();
+        *g = g.wrapping_add(1);
+    }
+
+    /// The slot's key and data; a slot torn by racing writers yields a key that matches
+    /// no position.
+    #[inline]
+    fn read(&self, key: u64) -> (u64, u64) {
+        let slot = &self.slots[key as usize & self.mask];
+        let data = slot[1].load(Ordering::Relaxed);
+        (slot[0].load(Ordering::Relaxed) ^ data, data)
+    }
+
+    #[inline]
+    fn write(&self, key: u64, data: u64) {
+        let slot = &self.slots[key as usize & self.mask];
+        slot[0].store(key ^ data, Ordering::Relaxed);
+        slot[1].store(data, Ordering::Relaxed);
     }
 
     pub fn probe(&self, key: u64) -> Option<Entry> {
-        let [stored_key, data] = self.slots[key as usize & self.mask];
+        let (stored_key, data) = self.read(key);
         if stored_key != key || data == 0 {
             return None;
         }
@@ -78,9 +120,9 @@ impl TranspositionTable {
         })
     }
 
-    pub fn store(&mut self, key: u64, best: Pos, value: i32, depth: i32, bound: Bound) {
-        let slot = &mut self.slots[key as usize & self.mask];
-        let [old_key, old_data] = *slot;
+    pub fn store(&self, key: u64, best: Pos, value: i32, depth: i32, bound: Bound) {
+        let (old_key, old_data) = self.read(key);
+        let generation = self.generation.load(Ordering::Relaxed);
         if old_key == key || old_data == 0 {
             // Same position or empty slot: always take the newer information, but keep
             // a known best move when the new search did not find one.
@@ -89,13 +131,13 @@ impl TranspositionTable {
             } else {
                 best
             };
-            *slot = [key, pack(best, value, depth, bound, self.generation)];
+            self.write(key, pack(best, value, depth, bound, generation));
             return;
         }
         let old_depth = ((old_data >> 32) & 0xff) as u8 as i8 as i32;
         let old_gen = ((old_data >> 48) & 0xff) as u8;
-        if old_gen != self.generation || depth >= old_depth {
-            *slot = [key, pack(best, value, depth, bound, self.generation)];
+        if old_gen != generation || depth >= old_depth {
+            self.write(key, pack(best, value, depth, bound, generation));
         }
     }
 }
@@ -112,7 +154,7 @@ mod tests {
 
     #[test]
     fn stores_and_reads_back_every_field() {
-        let mut tt = TranspositionTable::new(1 << 16);
+        let tt = TranspositionTable::new(1 << 16);
         tt.store(0xdead_beef_1234, Pos(321), -29_990, 7, Bound::Lower);
         let e = tt.probe(0xdead_beef_1234).unwrap();
         assert_eq!(
@@ -120,6 +162,20 @@ mod tests {
             (Pos(321), -29_990, 7, Bound::Lower)
         );
         assert!(tt.probe(0xdead_beef_1235).is_none());
+    }
+
+    #[test]
+    fn a_slot_torn_by_racing_writers_reads_as_empty() {
+        let tt = TranspositionTable::new(1 << 14);
+        let slots = tt.slots.len() as u64;
+        let (a, b) = (7, 7 + slots); // two positions of one slot
+        tt.store(a, Pos(1), 10, 5, Bound::Exact);
+        let first_half = tt.slots[7][0].load(Ordering::Relaxed);
+        tt.store(b, Pos(2), 20, 9, Bound::Lower);
+        // Writer A's first word next to writer B's second word.
+        tt.slots[7][0].store(first_half, Ordering::Relaxed);
+        assert!(tt.probe(a).is_none());
+        assert!(tt.probe(b).is_none());
     }
 
     #[test]

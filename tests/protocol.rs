@@ -380,6 +380,97 @@ fn yixin_like_session() {
     brain.sync();
 }
 
+/// Sends `YXNBEST n` and returns the info lines written before the move, and the move.
+fn yxnbest(brain: &mut Brain, n: usize, wait: Duration) -> (Vec<String>, Coord) {
+    brain.send(&format!("YXNBEST {n}"));
+    let deadline = Instant::now() + wait;
+    let mut info = Vec::new();
+    loop {
+        let line = brain.line_within(deadline.saturating_duration_since(Instant::now()));
+        if !common::is_info_line(&line) {
+            match parse_move(&line) {
+                Some(m) => return (info, m),
+                None => brain.fail(&format!("expected a move after YXNBEST, got {line:?}")),
+            }
+        }
+        info.push(line);
+    }
+}
+
+/// The coordinates after `prefix` in the lines that start with it.
+fn coords_after(lines: &[String], prefix: &str) -> Vec<Coord> {
+    lines
+        .iter()
+        .filter_map(|l| l.strip_prefix(prefix))
+        .filter_map(parse_move)
+        .collect()
+}
+
+#[test]
+fn yxnbest_analyses_several_lines_without_playing() {
+    // Yixin-Board's analysis: YXBOARD sets a position, YXNBEST n asks for the n best
+    // moves; with show_detail the root moves are reported live. Two threads.
+    let mut brain = Brain::spawn();
+    brain.send("START 15");
+    brain.expect("OK");
+    brain.send_lines(&[
+        "INFO timeout_turn 300",
+        "INFO show_detail 1",
+        "INFO thread_num 2",
+    ]);
+    let stones = pos_moves("h8i9j7i7");
+    brain.send_position("YXBOARD", &stones);
+    let (info, best) = yxnbest(&mut brain, 3, ms(300) + SLACK);
+    let referee = Referee::from_moves(15, Rule::Freestyle, &stones);
+    let p = referee.board.pos(best).expect("the move is on the board");
+    assert!(referee.board.is_empty(p), "{best} is occupied");
+    // Live lines: root moves searched, and the move played is one announced as best.
+    assert!(!coords_after(&info, "MESSAGE REALTIME POS ").is_empty());
+    let announced = coords_after(&info, "MESSAGE REALTIME BEST ");
+    assert!(
+        announced.contains(&best),
+        "{best} never announced in {announced:?}"
+    );
+    // Each iteration reports three lines with distinct first moves.
+    let ranked: Vec<&String> = info
+        .iter()
+        .filter(|l| l.starts_with("MESSAGE line "))
+        .collect();
+    assert!(ranked.len() >= 3, "no multi-PV lines in {info:?}");
+    let last_three = &ranked[ranked.len() - 3..];
+    let firsts: Vec<String> = last_three
+        .iter()
+        .map(|l| {
+            l.split(" pv ")
+                .nth(1)
+                .unwrap_or("")
+                .split(' ')
+                .next()
+                .unwrap_or("")
+                .to_string()
+        })
+        .collect();
+    assert!(
+        last_three[0].starts_with("MESSAGE line 1 "),
+        "{last_three:?}"
+    );
+    assert!(firsts[0] != firsts[1] && firsts[1] != firsts[2] && firsts[0] != firsts[2]);
+    // The analysis did not play the move: the opponent may still take that cell, and
+    // the brain then answers as on any turn.
+    brain.send(&turn(best));
+    let reply = brain.move_within(ms(300) + SLACK);
+    assert_ne!(reply, best);
+    // Without show_detail there are no live lines; the iteration messages remain.
+    brain.send("INFO show_detail 0");
+    brain.send_position("YXBOARD", &stones);
+    let (info, _) = yxnbest(&mut brain, 1, ms(300) + SLACK);
+    assert!(
+        info.iter().all(|l| !l.starts_with("MESSAGE REALTIME")),
+        "{info:?}"
+    );
+    brain.sync();
+}
+
 // ---------------------------------------------------------------- board sizes
 
 #[test]

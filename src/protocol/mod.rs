@@ -9,6 +9,7 @@ pub mod output;
 pub mod reader;
 
 use crate::engine::{Engine, EngineError, Owner, Swap2Reply};
+use crate::eval::Value;
 use crate::rules;
 use crate::search::{SearchEvent, SearchReport};
 use crate::types::{Coord, Rule};
@@ -161,10 +162,13 @@ impl<W: Write> Session<W> {
             },
             Command::YxHashClear => self.engine.clear_hash(),
             Command::YxShowInfo => {
-                self.out.line("INFO MAX_THREAD_NUM 1");
+                self.out.line(&format!(
+                    "INFO MAX_THREAD_NUM {}",
+                    crate::search::MAX_THREADS
+                ));
                 self.out.line("INFO MAX_HASH_SIZE 22");
             }
-            Command::YxNbest(_) => self.out.line("UNKNOWN YXNBEST is not supported yet"),
+            Command::YxNbest(n) => self.analysis_reply(n, line),
             // Handled in `run` before dispatch.
             Command::End | Command::Info { .. } => {}
         }
@@ -177,6 +181,36 @@ impl<W: Write> Session<W> {
         }
     }
 
+    /// `YXNBEST n`: searches the `n` best moves of the position (Yixin-Board's analysis),
+    /// reports their lines and prints the best move without playing it.
+    fn analysis_reply(&mut self, lines: usize, line: &Line) {
+        if self.engine.board().is_none() {
+            self.out.error("no board: send START first");
+            return;
+        }
+        if self.engine.board().is_some_and(|b| b.is_full()) {
+            self.out.error("the board is full");
+            return;
+        }
+        self.signals.arm_for(line.stops_before);
+        let realtime = self.engine.settings().show_detail;
+        let out = &mut self.out;
+        let engine = &mut self.engine;
+        let stop = &self.signals.stop;
+        let searched = catch_unwind(AssertUnwindSafe(|| {
+            engine.analyse(lines, line.read_at, stop, &mut |event: &SearchEvent| {
+                report_event(out, event, realtime)
+            })
+        }));
+        match searched {
+            Ok(Ok(c)) => self.out.line(&format!("{},{}", c.x, c.y)),
+            Ok(Err(e)) => self.out.error(&e.to_string()),
+            Err(_) => self
+                .out
+                .error("internal error: the analysis search panicked"),
+        }
+    }
+
     /// Searches, plays and prints our move for the command read as `line`.
     fn move_reply(&mut self, line: &Line) {
         if self.engine.board().is_none() {
@@ -184,18 +218,14 @@ impl<W: Write> Session<W> {
             return;
         }
         self.signals.arm_for(line.stops_before);
+        let realtime = self.engine.settings().show_detail;
         let out = &mut self.out;
         let engine = &mut self.engine;
         let signals = &self.signals;
         let searched = catch_unwind(AssertUnwindSafe(|| {
-            engine.think(
-                line.read_at,
-                &signals.stop,
-                &mut |event: &SearchEvent| match event {
-                    SearchEvent::Iteration(r) => out.message(&describe(r)),
-                    SearchEvent::Note(text) => out.message(text),
-                },
-            )
+            engine.think(line.read_at, &signals.stop, &mut |event: &SearchEvent| {
+                report_event(out, event, realtime)
+            })
         }));
         // A bug in the search must not cost the game: an illegal reply (occupied,
         // off-board, a renju foul) or none at all loses it, any legal cell may not.
@@ -363,17 +393,54 @@ pub fn about() -> String {
 }
 
 /// One `MESSAGE` line per finished iteration.
-fn describe(r: &SearchReport) -> String {
+/// Writes what the search reports: a `MESSAGE` per iteration (one per line of a multi-PV
+/// search) and notes; with `realtime` (`INFO show_detail`) also Yixin-Board's live lines
+/// `MESSAGE REALTIME POS|DONE|LOSE|BEST x,y` for the root moves.
+fn report_event<W: Write>(out: &mut Output<W>, event: &SearchEvent, realtime: bool) {
+    match event {
+        SearchEvent::Iteration(r) if r.lines.len() > 1 => {
+            for (rank, l) in r.lines.iter().enumerate() {
+                out.message(&format!(
+                    "line {} {}",
+                    rank + 1,
+                    describe(r, l.value, &l.pv)
+                ));
+            }
+        }
+        SearchEvent::Iteration(r) => out.message(&describe(r, r.value, &r.pv)),
+        SearchEvent::Note(text) => out.message(text),
+        SearchEvent::RootMoveStarted(c) if realtime => {
+            out.line(&format!("MESSAGE REALTIME POS {},{}", c.x, c.y))
+        }
+        SearchEvent::RootMoveDone { coord: c, value } if realtime => {
+            // Only a proven loss is worth marking: other values may be bounds.
+            let what = if *value <= -crate::eval::WIN_THRESHOLD {
+                "LOSE"
+            } else {
+                "DONE"
+            };
+            out.line(&format!("MESSAGE REALTIME {what} {},{}", c.x, c.y))
+        }
+        SearchEvent::NewBest(c) if realtime => {
+            out.line(&format!("MESSAGE REALTIME BEST {},{}", c.x, c.y))
+        }
+        SearchEvent::RootMoveStarted(_)
+        | SearchEvent::RootMoveDone { .. }
+        | SearchEvent::NewBest(_) => {}
+    }
+}
+
+fn describe(r: &SearchReport, value: Value, pv: &[Coord]) -> String {
     use crate::eval::{plies_to_end, WIN_THRESHOLD};
-    let value = if r.value >= WIN_THRESHOLD {
-        format!("+M{}", plies_to_end(r.value))
-    } else if r.value <= -WIN_THRESHOLD {
-        format!("-M{}", plies_to_end(r.value))
+    let value = if value >= WIN_THRESHOLD {
+        format!("+M{}", plies_to_end(value))
+    } else if value <= -WIN_THRESHOLD {
+        format!("-M{}", plies_to_end(value))
     } else {
-        r.value.to_string()
+        value.to_string()
     };
     let ms = r.elapsed.as_millis().max(1) as u64;
-    let pv: Vec<String> = r.pv.iter().map(|c| format!("{},{}", c.x, c.y)).collect();
+    let pv: Vec<String> = pv.iter().map(|c| format!("{},{}", c.x, c.y)).collect();
     format!(
         "depth {}-{} ev {} n {} n/s {} tm {} pv {}",
         r.depth,
