@@ -5,6 +5,7 @@ use super::game::EndReason;
 use super::tournament::{GameReport, MatchConfig, MatchResult, MatchState};
 use crate::types::Color;
 use std::collections::BTreeMap;
+use std::time::Duration;
 
 /// One engine's results, split by colour, and its losses by reason.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -23,6 +24,49 @@ impl EngineStanding {
             draws: b.draws + w.draws,
         }
     }
+}
+
+/// How one engine used its clock over a match (opening stones excluded).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct ClockUse {
+    pub moves: u64,
+    /// The slowest single move.
+    pub longest_move: Duration,
+    pub total: Duration,
+    /// The most thinking time the engine spent in one game.
+    pub most_in_a_game: Duration,
+}
+
+/// Clock use of both engines over the given games.
+pub fn clock_use(games: &[GameReport]) -> [ClockUse; 2] {
+    let mut table = [ClockUse::default(); 2];
+    for game in games {
+        let mut in_this_game = [Duration::ZERO; 2];
+        for m in game.outcome.moves.iter().filter(|m| !m.from_opening) {
+            let engine = game.engine_of(m.color);
+            let used = &mut table[engine];
+            used.moves += 1;
+            used.longest_move = used.longest_move.max(m.time);
+            used.total += m.time;
+            in_this_game[engine] += m.time;
+        }
+        for (used, spent) in table.iter_mut().zip(in_this_game) {
+            used.most_in_a_game = used.most_in_a_game.max(spent);
+        }
+    }
+    table
+}
+
+/// `as share of limit` for a limit in ms (nothing for no limit).
+fn share_of(used: Duration, limit_ms: u64) -> String {
+    if limit_ms == 0 {
+        return String::new();
+    }
+    format!(
+        " ({:.0}% of {} ms)",
+        100.0 * used.as_secs_f64() * 1000.0 / limit_ms as f64,
+        limit_ms
+    )
 }
 
 /// Standings of both engines over the given games.
@@ -184,6 +228,26 @@ pub fn final_table(config: &MatchConfig, result: &MatchResult) -> String {
             sprt.decide(&state.tally).name()
         ));
     }
+    // The figures a time manager is judged by: its slowest move against the turn limit
+    // and its busiest game against the match clock.
+    let time = &config.setup.time;
+    for (spec, used) in config.engines.iter().zip(clock_use(&state.games)) {
+        let mean_ms = if used.moves > 0 {
+            used.total.as_secs_f64() * 1000.0 / used.moves as f64
+        } else {
+            0.0
+        };
+        out.push_str(&format!(
+            "Clock of {}: longest move {} ms{}, mean {:.0} ms over {} moves, most in one game {} ms{}\n",
+            spec.name,
+            used.longest_move.as_millis(),
+            share_of(used.longest_move, time.turn_ms),
+            mean_ms,
+            used.moves,
+            used.most_in_a_game.as_millis(),
+            share_of(used.most_in_a_game, time.match_ms),
+        ));
+    }
     let thinking: f64 = state.games.iter().map(|g| g.thinking().as_secs_f64()).sum();
     // Overhead: the share of the workers' time not spent waiting for moves (launching
     // brains, START, records, quitting). With -j N it assumes all N workers stay busy.
@@ -245,6 +309,37 @@ mod tests {
             },
             wall: Duration::ZERO,
         }
+    }
+
+    #[test]
+    fn clock_use_counts_each_engine_s_own_moves() {
+        use crate::matchrunner::game::PlayedMove;
+        use crate::types::Coord;
+        let mv = |color, ms, from_opening| PlayedMove {
+            coord: Coord::new(0, 0),
+            color,
+            time: Duration::from_millis(ms),
+            from_opening,
+        };
+        let mut g0 = game(0, 0, Some(Color::Black), EndReason::Five);
+        g0.outcome.moves = vec![
+            mv(Color::Black, 0, true),
+            mv(Color::White, 300, false),
+            mv(Color::Black, 500, false),
+            mv(Color::White, 100, false),
+        ];
+        let mut g1 = game(1, 1, None, EndReason::BoardFull);
+        g1.outcome.moves = vec![mv(Color::Black, 700, false), mv(Color::White, 50, false)];
+        let [first, second] = clock_use(&[g0, g1]);
+        // Engine 0: black in game 0 (500), white in game 1 (50).
+        assert_eq!(first.moves, 2);
+        assert_eq!(first.longest_move, Duration::from_millis(500));
+        assert_eq!(first.most_in_a_game, Duration::from_millis(500));
+        // Engine 1: white in game 0 (300 + 100), black in game 1 (700).
+        assert_eq!(second.moves, 3);
+        assert_eq!(second.total, Duration::from_millis(1100));
+        assert_eq!(second.longest_move, Duration::from_millis(700));
+        assert_eq!(second.most_in_a_game, Duration::from_millis(700));
     }
 
     #[test]

@@ -1,7 +1,7 @@
 //! The machine-readable match summary (JSON, written by hand).
 
 use super::elo::{estimate, Tally};
-use super::report::standings;
+use super::report::{clock_use, standings};
 use super::tournament::{game_file_stem, MatchConfig, MatchResult};
 use crate::types::Color;
 
@@ -43,22 +43,28 @@ fn tally_json(t: &Tally) -> String {
 pub fn summary_json(config: &MatchConfig, result: &MatchResult) -> String {
     let state = &result.state;
     let table = standings(&state.games);
+    let clocks = clock_use(&state.games);
     let mut engines = Vec::new();
     for (i, (spec, standing)) in config.engines.iter().zip(&table).enumerate() {
+        let clock = &clocks[i];
         let reasons: Vec<String> = standing
             .losses_by_reason
             .iter()
             .map(|(r, n)| format!("{}: {}", json_string(r.name()), n))
             .collect();
         engines.push(format!(
-            "    {{\"name\": {}, \"path\": {}, \"about\": {}, \"total\": {}, \"black\": {}, \"white\": {}, \"losses_by_reason\": {{{}}}}}",
+            "    {{\"name\": {}, \"path\": {}, \"about\": {}, \"total\": {}, \"black\": {}, \"white\": {}, \"losses_by_reason\": {{{}}}, \"moves\": {}, \"longest_move_ms\": {}, \"thinking_ms\": {}, \"most_in_a_game_ms\": {}}}",
             json_string(&spec.name),
             json_string(&spec.path.display().to_string()),
             json_string(&result.about[i]),
             tally_json(&standing.total()),
             tally_json(&standing.by_color[Color::Black.index()]),
             tally_json(&standing.by_color[Color::White.index()]),
-            reasons.join(", ")
+            reasons.join(", "),
+            clock.moves,
+            clock.longest_move.as_millis(),
+            clock.total.as_millis(),
+            clock.most_in_a_game.as_millis(),
         ));
     }
     let mut games: Vec<&_> = state.games.iter().collect();
