@@ -177,7 +177,7 @@ impl Default for TimeParams {
             move_overhead_ms: 10,
             typical_game_plies: 70,
             min_moves_to_go: 10,
-            turn_optimum_fraction: 0.5,
+            turn_optimum_fraction: 0.9,
             hard_over_optimum: 4.0,
             max_share_of_time_left: 0.25,
             iteration_overrun: 1.5,
