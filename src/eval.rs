@@ -35,6 +35,9 @@ pub struct EvalWeights {
     /// opponent cannot make a four: playing it wins unless the opponent defends with
     /// fours, and they have none.
     pub combo_to_move: Value,
+    /// Cost to the side to move of an opponent's open three (a cell making an open or
+    /// double four) while it cannot make a four itself: its move is spent defending.
+    pub must_defend: Value,
 }
 
 /// Config keys of the class weights, in class order.
@@ -60,6 +63,7 @@ impl Default for EvalWeights {
             four_three: 150,
             double_three: 80,
             combo_to_move: 1_500,
+            must_defend: 300,
         }
     }
 }
@@ -75,6 +79,7 @@ impl EvalWeights {
         w.four_three = config.get_i32_in("eval.four_three", 0..=10_000, d.four_three);
         w.double_three = config.get_i32_in("eval.double_three", 0..=10_000, d.double_three);
         w.combo_to_move = config.get_i32_in("eval.combo_to_move", 0..=10_000, d.combo_to_move);
+        w.must_defend = config.get_i32_in("eval.must_defend", 0..=10_000, d.must_defend);
         w
     }
 
@@ -101,6 +106,13 @@ impl EvalWeights {
         let [ft, dt] = combos[us.index()];
         if ft + dt > 0 && !can_four(board, them) {
             v += self.combo_to_move;
+        }
+        if board.pattern_count(them, Pattern::OpenFour)
+            + board.pattern_count(them, Pattern::DoubleFour)
+            > 0
+            && !can_four(board, us)
+        {
+            v -= self.must_defend;
         }
         // Keep static values far from the win range whatever the position.
         v.clamp(-WIN_THRESHOLD / 2, WIN_THRESHOLD / 2)
@@ -198,5 +210,48 @@ mod tests {
         b.play(Coord::new(6, 7)).unwrap(); // white blocks one end
                                            // Black to move and still better.
         assert!(evaluate(&b) > 0);
+    }
+
+    fn board(moves: &[(i32, i32)]) -> Board {
+        let mut b = Board::new(15, 15, Rule::Freestyle).unwrap();
+        for &(x, y) in moves {
+            b.play(Coord::new(x, y)).unwrap();
+        }
+        b
+    }
+
+    #[test]
+    fn a_double_three_point_of_the_side_to_move_is_valued() {
+        // Black h8 i8 and j6 j7 (white in the corners), black to move: j8 makes two
+        // open threes and white cannot make a four.
+        let b = board(&[
+            (7, 7),
+            (0, 0),
+            (8, 7),
+            (14, 0),
+            (9, 5),
+            (0, 14),
+            (9, 6),
+            (14, 14),
+        ]);
+        assert_eq!(combo_cells(&b)[Color::Black.index()], [0, 1]);
+        let w = EvalWeights::default();
+        let without = EvalWeights {
+            combo_to_move: 0,
+            ..w
+        };
+        assert_eq!(w.evaluate(&b) - without.evaluate(&b), w.combo_to_move);
+    }
+
+    #[test]
+    fn an_open_three_to_answer_costs_the_side_to_move() {
+        // Black's open three h8 i8 j8, white to move without a four.
+        let b = board(&[(7, 7), (0, 14), (8, 7), (14, 0), (9, 7)]);
+        let w = EvalWeights::default();
+        let without = EvalWeights {
+            must_defend: 0,
+            ..w
+        };
+        assert_eq!(without.evaluate(&b) - w.evaluate(&b), w.must_defend);
     }
 }
