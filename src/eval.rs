@@ -36,7 +36,8 @@ pub struct EvalWeights {
     /// fours, and they have none.
     pub combo_to_move: Value,
     /// Cost to the side to move of an opponent's open three (a cell making an open or
-    /// double four) while it cannot make a four itself: its move is spent defending.
+    /// double four) or four-three point while it cannot make a four itself: its move is
+    /// spent defending.
     pub must_defend: Value,
 }
 
@@ -107,9 +108,10 @@ impl EvalWeights {
         if ft + dt > 0 && !can_four(board, them) {
             v += self.combo_to_move;
         }
-        if board.pattern_count(them, Pattern::OpenFour)
+        if (board.pattern_count(them, Pattern::OpenFour)
             + board.pattern_count(them, Pattern::DoubleFour)
             > 0
+            || combos[them.index()][0] > 0)
             && !can_four(board, us)
         {
             v -= self.must_defend;
