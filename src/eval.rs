@@ -1,8 +1,11 @@
 //! Static evaluation from the incremental pattern counts.
 //!
 //! The board keeps, for each colour, how many (empty cell, line) pairs carry each pattern
-//! class, so this evaluation is a dot product of eleven counts per colour: free to
-//! compute at every leaf and exact after every make/undo.
+//! class, so most of this evaluation is a dot product of eleven counts per colour, exact
+//! after every make/undo. On top come the cells where one colour combines lines (a
+//! four-three or a double three: found by a scan that the counters skip when no cell can
+//! hold one) and two terms for who moves: the side to move's own combination against an
+//! opponent without fours, and an opponent's open three it must answer.
 
 use crate::board::Board;
 use crate::pattern::Pattern;
