@@ -1,11 +1,15 @@
 //! Static evaluation from the incremental pattern counts.
 //!
 //! The board keeps, for each colour, how many (empty cell, line) pairs carry each pattern
-//! class, so this evaluation is a dot product of eleven counts per colour: free to
-//! compute at every leaf and exact after every make/undo.
+//! class, so most of this evaluation is a dot product of eleven counts per colour, exact
+//! after every make/undo. On top come the cells where one colour combines lines (a
+//! four-three or a double three: found by a scan that the counters skip when no cell can
+//! hold one) and two terms for who moves: the side to move's own combination against an
+//! opponent without fours, and an opponent's open three it must answer.
 
 use crate::board::Board;
 use crate::pattern::Pattern;
+use crate::types::Color;
 
 /// Values are centi-stones from the side to move's point of view; wins are near `WIN`.
 pub type Value = i32;
@@ -25,6 +29,19 @@ pub struct EvalWeights {
     /// Threats of the side to move are worth more than the same threats of the
     /// opponent, who moves second (per mille).
     pub tempo_per_mille: Value,
+    /// Value of one empty cell where a colour makes a four together with an open three
+    /// or a second four on other lines (a four-three or four-four point).
+    pub four_three: Value,
+    /// Value of one empty cell where a colour makes two open threes (a double three).
+    pub double_three: Value,
+    /// Bonus for the side to move holding a four-three or double-three point while the
+    /// opponent cannot make a four: playing it wins unless the opponent defends with
+    /// fours, and they have none.
+    pub combo_to_move: Value,
+    /// Cost to the side to move of an opponent's open three (a cell making an open or
+    /// double four) or four-three point while it cannot make a four itself: its move is
+    /// spent defending.
+    pub must_defend: Value,
 }
 
 /// Config keys of the class weights, in class order.
@@ -47,6 +64,10 @@ impl Default for EvalWeights {
         EvalWeights {
             class: [0, 0, 1, 3, 7, 9, 28, 30, 110, 110, 250],
             tempo_per_mille: 1_300,
+            four_three: 150,
+            double_three: 80,
+            combo_to_move: 1_500,
+            must_defend: 300,
         }
     }
 }
@@ -59,6 +80,10 @@ impl EvalWeights {
             w.class[i] = config.get_i32_in(key, 0..=10_000, d.class[i]);
         }
         w.tempo_per_mille = config.get_i32_in("eval.tempo_per_mille", 0..=5_000, d.tempo_per_mille);
+        w.four_three = config.get_i32_in("eval.four_three", 0..=10_000, d.four_three);
+        w.double_three = config.get_i32_in("eval.double_three", 0..=10_000, d.double_three);
+        w.combo_to_move = config.get_i32_in("eval.combo_to_move", 0..=10_000, d.combo_to_move);
+        w.must_defend = config.get_i32_in("eval.must_defend", 0..=10_000, d.must_defend);
         w
     }
 
@@ -66,19 +91,94 @@ impl EvalWeights {
     pub fn evaluate(&self, board: &Board) -> Value {
         let us = board.side_to_move();
         let them = us.opponent();
-        let score = |color| -> Value {
-            self.class
+        let combos = combo_cells(board);
+        let score = |color: Color| -> Value {
+            let lines: Value = self
+                .class
                 .iter()
                 .enumerate()
                 .map(|(class, w)| {
                     w * board.pattern_count(color, Pattern::from_u8(class as u8)) as Value
                 })
-                .sum()
+                .sum();
+            let [four_three, double_three] = combos[color.index()];
+            lines
+                + self.four_three * four_three as Value
+                + self.double_three * double_three as Value
         };
-        let v = score(us) * self.tempo_per_mille / 1000 - score(them);
+        let mut v = score(us) * self.tempo_per_mille / 1000 - score(them);
+        let [ft, dt] = combos[us.index()];
+        if ft + dt > 0 && !can_four(board, them) {
+            v += self.combo_to_move;
+        }
+        if (board.pattern_count(them, Pattern::OpenFour)
+            + board.pattern_count(them, Pattern::DoubleFour)
+            > 0
+            || combos[them.index()][0] > 0)
+            && !can_four(board, us)
+        {
+            v -= self.must_defend;
+        }
         // Keep static values far from the win range whatever the position.
         v.clamp(-WIN_THRESHOLD / 2, WIN_THRESHOLD / 2)
     }
+}
+
+/// Per colour, the empty cells where it makes a four-three (or four-four across lines)
+/// and those where it makes a double three: `[color][0 = four-three, 1 = double three]`.
+/// Renju black's double threes are forbidden and not counted.
+///
+/// Gated by the counters: a combination needs two lines of at least a three-class
+/// (open three or four) on one cell, so a colour with fewer such pairs has none and the
+/// board is not scanned for it.
+fn combo_cells(board: &Board) -> [[u32; 2]; 2] {
+    let mut out = [[0u32; 2]; 2];
+    let needs_scan = |c: Color| {
+        board.pattern_count(c, Pattern::OpenThree) + board.pattern_count(c, Pattern::Four) >= 2
+    };
+    let scan = [needs_scan(Color::Black), needs_scan(Color::White)];
+    if !scan[0] && !scan[1] {
+        return out;
+    }
+    // Per line class: fours in bits 4..8, open threes in bits 0..4, and anything that
+    // already wins on one line (open four, double four, five) in bits 8.. (such a cell
+    // is valued by its class weight, not as a combination).
+    const CODE: [u16; Pattern::COUNT] = [0, 0, 0, 0, 0, 0, 1, 1 << 4, 1 << 8, 1 << 8, 1 << 8];
+    let renju = board.rule() == crate::types::Rule::Renju;
+    for p in board.positions() {
+        if !board.is_empty(p) || board.stones_nearby(p) == 0 {
+            continue;
+        }
+        let cell = board.cell_patterns(p);
+        for c in 0..2 {
+            if !scan[c] {
+                continue;
+            }
+            let s: u16 = cell[c].iter().map(|&class| CODE[class as usize]).sum();
+            if s >> 8 != 0 {
+                continue;
+            }
+            let (fours, threes) = ((s >> 4) & 15, s & 15);
+            if fours >= 1 && fours + threes >= 2 {
+                out[c][0] += 1;
+            } else if fours == 0 && threes >= 2 && !(renju && c == 0) {
+                out[c][1] += 1;
+            }
+        }
+    }
+    out
+}
+
+/// Whether `color` can make a four (or better) somewhere.
+fn can_four(board: &Board, color: Color) -> bool {
+    [
+        Pattern::Four,
+        Pattern::OpenFour,
+        Pattern::DoubleFour,
+        Pattern::Five,
+    ]
+    .iter()
+    .any(|&class| board.pattern_count(color, class) > 0)
 }
 
 /// The static value with the default weights.
@@ -115,5 +215,48 @@ mod tests {
         b.play(Coord::new(6, 7)).unwrap(); // white blocks one end
                                            // Black to move and still better.
         assert!(evaluate(&b) > 0);
+    }
+
+    fn board(moves: &[(i32, i32)]) -> Board {
+        let mut b = Board::new(15, 15, Rule::Freestyle).unwrap();
+        for &(x, y) in moves {
+            b.play(Coord::new(x, y)).unwrap();
+        }
+        b
+    }
+
+    #[test]
+    fn a_double_three_point_of_the_side_to_move_is_valued() {
+        // Black h8 i8 and j6 j7 (white in the corners), black to move: j8 makes two
+        // open threes and white cannot make a four.
+        let b = board(&[
+            (7, 7),
+            (0, 0),
+            (8, 7),
+            (14, 0),
+            (9, 5),
+            (0, 14),
+            (9, 6),
+            (14, 14),
+        ]);
+        assert_eq!(combo_cells(&b)[Color::Black.index()], [0, 1]);
+        let w = EvalWeights::default();
+        let without = EvalWeights {
+            combo_to_move: 0,
+            ..w
+        };
+        assert_eq!(w.evaluate(&b) - without.evaluate(&b), w.combo_to_move);
+    }
+
+    #[test]
+    fn an_open_three_to_answer_costs_the_side_to_move() {
+        // Black's open three h8 i8 j8, white to move without a four.
+        let b = board(&[(7, 7), (0, 14), (8, 7), (14, 0), (9, 7)]);
+        let w = EvalWeights::default();
+        let without = EvalWeights {
+            must_defend: 0,
+            ..w
+        };
+        assert_eq!(without.evaluate(&b) - w.evaluate(&b), w.must_defend);
     }
 }

@@ -487,9 +487,16 @@ fn rectstart_and_board_size_errors() {
         brain.send(bad);
         brain.expect_rejection(bad);
     }
-    // The 20×15 game goes on after the errors, also on a cell off a 15×15 board.
-    exchange(&mut brain, &mut referee, c(18, 13), ms(150) + SLACK);
-    exchange(&mut brain, &mut referee, c(17, 0), ms(150) + SLACK);
+    // The 20×15 game goes on after the errors, also on cells off a 15×15 board: the
+    // first of each list the brain has not taken (its replies depend on the evaluation).
+    let free = |referee: &Referee, cells: &[Coord]| {
+        let free = cells.iter().find(|&&p| referee.board.stone_at(p).is_none());
+        *free.expect("a free cell")
+    };
+    let t = free(&referee, &[c(18, 13), c(16, 12), c(18, 11)]);
+    exchange(&mut brain, &mut referee, t, ms(150) + SLACK);
+    let t = free(&referee, &[c(17, 0), c(16, 0), c(19, 0)]);
+    exchange(&mut brain, &mut referee, t, ms(150) + SLACK);
     brain.sync();
 }
 
