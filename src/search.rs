@@ -56,6 +56,8 @@ const LMR_MIN_INDEX: usize = 4;
 const LMR_MIN_DEPTH: i32 = 3;
 /// First aspiration window half-width around the previous iteration's value.
 const ASPIRATION_DELTA: Value = 40;
+/// Node cap of each VCF search at an interior node (step 4c): most end in a few nodes.
+const INTERIOR_VCF_NODES: u64 = 1_000;
 /// Fours tried at a leaf: the best-scored ones; a VCF rarely needs more choices.
 const MAX_QUIESCENCE_FOURS: usize = 8;
 /// Longest four-chain the leaf search follows.
@@ -71,6 +73,8 @@ pub struct SearchOptions {
     pub threat_search: bool,
     /// The threat-space search after the iterations: checks the chosen move (step 7).
     pub threat_check: bool,
+    /// A small VCF search at interior nodes for both sides (step 4c).
+    pub interior_vcf: bool,
     pub null_move: bool,
     pub aspiration: bool,
     pub late_move_reductions: bool,
@@ -82,6 +86,7 @@ impl Default for SearchOptions {
         SearchOptions {
             threat_search: false,
             threat_check: true,
+            interior_vcf: false,
             null_move: false,
             aspiration: false,
             late_move_reductions: false,
@@ -95,6 +100,7 @@ impl SearchOptions {
         SearchOptions {
             threat_search: config.get_bool("search.threat_search", d.threat_search),
             threat_check: config.get_bool("search.threat_check", d.threat_check),
+            interior_vcf: config.get_bool("search.interior_vcf", d.interior_vcf),
             null_move: config.get_bool("search.null_move", d.null_move),
             aspiration: config.get_bool("search.aspiration", d.aspiration),
             late_move_reductions: config.get_bool("search.lmr", d.late_move_reductions),
@@ -338,6 +344,13 @@ impl<'a> Worker<'a> {
                 }
             }
         }
+        if self.limits.options.threat_check {
+            if let Some(tm) = self.time.as_mut() {
+                // A panic may run to the hard limit: keep two slices for the check.
+                let slice = tm.budget().optimum_ms / CHECK_SLICE_OF_OPTIMUM;
+                tm.hold_back(2 * slice);
+            }
+        }
         self.deepen(&mut root_moves, &mut best, report);
         if self.limits.options.threat_check {
             self.check_threats(&mut root_moves, &mut best, report);
@@ -422,7 +435,11 @@ impl<'a> Worker<'a> {
         let Some(tm) = self.time.as_ref() else { return };
         let us = self.board.side_to_move();
         let them = us.opponent();
-        if self.aborted
+        // A search ended by the (held back) hard limit leaves the check its time; a stop
+        // request or the node limit does not.
+        let stopped = self.stop.load(Ordering::Relaxed) || self.nodes >= self.limits.max_nodes;
+        if stopped
+            || tm.budget().hard_ms.saturating_sub(tm.elapsed_ms()) == 0
             || best.best == Pos::NONE
             || eval::is_decisive(best.value)
             || self.board.has_five_point(us)
@@ -490,6 +507,7 @@ impl<'a> Worker<'a> {
                 depth: 0,
                 nodes: self.nodes,
             };
+            self.aborted = false;
             self.deepen(root_moves, best, report);
             if self.aborted || eval::is_decisive(best.value) {
                 return;
@@ -830,6 +848,22 @@ impl<'a> Worker<'a> {
         let them = us.opponent();
         let threatened = forced.is_none() && has_decisive_four(self.board, them);
 
+        // Step 4c: VCF for both sides. Our own four-chain win ends the node (proven by the
+        // threat search); against the opponent's, only the moves that stop it are searched.
+        let mut defences = None;
+        if self.limits.options.interior_vcf && forced.is_none() && !threatened {
+            let limits = threat::Limits {
+                max_nodes: INTERIOR_VCF_NODES,
+                ..threat::Limits::vcf()
+            };
+            if let Some(win) = threat::find_win(self.board, us, &limits) {
+                return WIN - (ply as Value + 2 * win.steps.len() as Value - 1);
+            }
+            if threat::threats::has_four_points(self.board, them) {
+                defences = threat::defences(self.board, us, &limits).filter(|d| !d.is_empty());
+            }
+        }
+
         // Step 4b: null move. If passing still fails high, a real move would too. Not
         // when the opponent threatens anything (a pass would just lose), never twice in
         // a row, never near win/loss bounds, and a pass never proves a win.
@@ -837,6 +871,7 @@ impl<'a> Worker<'a> {
             && !pv_node
             && forced.is_none()
             && !threatened
+            && defences.is_none()
             && depth >= NULL_MIN_DEPTH
             && !self.after_null[ply]
             && beta.abs() < WIN_THRESHOLD
@@ -859,7 +894,18 @@ impl<'a> Worker<'a> {
         // Steps 5–6: moves.
         let (mut moves, is_forced) = match forced {
             Some(list) => (list, true),
-            None => (self.ordinary_moves(ply, tt_move, threatened), false),
+            None => {
+                let mut moves = self.ordinary_moves(ply, tt_move, threatened);
+                if let Some(defences) = &defences {
+                    moves.retain(|m| defences.contains(&m.pos));
+                    for &d in defences {
+                        if !moves.iter().any(|m| m.pos == d) {
+                            moves.push(ScoredMove { pos: d, score: 0 });
+                        }
+                    }
+                }
+                (moves, false)
+            }
         };
         self.retain_legal(&mut moves);
         if moves.is_empty() {
@@ -1273,7 +1319,8 @@ mod tests {
     #[test]
     fn the_check_plays_a_forced_win() {
         // pub-free-win007 (shared/positions/puzzles.txt): a VCT win in 19 plies.
-        let moves = "k4i4f6g6e7g5g7e5h7i7f4f5h5h6k6g4e6j5j6l6j8h3g3k5i5h4d5f7m7j2i2l5l4k8d6l3i3l7j9l9l8m10";
+        let moves =
+            "k4i4f6g6e7g5g7e5h7i7f4f5h5h6k6g4e6j5j6l6j8h3g3k5i5h4d5f7m7j2i2l5l4k8d6l3i3l7j9l9l8m10";
         let answers = coords("j7,k7,m9,c6,b6");
         let m = checked_move(Rule::Freestyle, moves, 2, true);
         assert!(answers.contains(&m), "{m}");

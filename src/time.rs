@@ -616,7 +616,20 @@ impl<C: Clock> TimeManager<C> {
     /// everything up to the hard limit to find a move that holds.
     pub fn on_best_move_refuted(&mut self) {
         self.refuted = true;
+        self.hard_deadline_ms = self.started_at_ms.saturating_add(self.budget.hard_ms);
         self.retarget();
+    }
+
+    /// Keeps the last `ms` before the hard limit out of the search's reach (never more
+    /// than what lies beyond the optimum): the caller needs them for work after it (the
+    /// threat check), and a search in panic mode would otherwise use them all. Released
+    /// by [`Self::on_best_move_refuted`].
+    pub fn hold_back(&mut self, ms: u64) {
+        let budget = self.budget;
+        let held = ms.min(budget.hard_ms.saturating_sub(budget.optimum_ms));
+        self.hard_deadline_ms = self
+            .started_at_ms
+            .saturating_add(budget.hard_ms.saturating_sub(held));
     }
 
     /// Growth of an iteration's duration over the previous one: the mean of the latest
@@ -1001,6 +1014,22 @@ mod tests {
         // It lasts for the rest of the move, whatever the next iterations report.
         tm.after_iteration(report(1, Coord::new(3, 3), 0));
         assert_eq!(tm.target_ms(), 4_000);
+    }
+
+    #[test]
+    fn held_back_time_ends_the_search_early_until_the_move_is_refuted() {
+        let clock = ManualClock::new(0);
+        let mut tm = TimeManager::start(&clock, 0, budget(1_000, 4_000), TimeParams::default());
+        tm.hold_back(500);
+        clock.set(3_600);
+        assert!(tm.hard_limit_reached());
+        tm.on_best_move_refuted();
+        assert!(!tm.hard_limit_reached());
+        // Never into the optimum.
+        let mut tm = TimeManager::start(&clock, 3_600, budget(1_000, 1_200), TimeParams::default());
+        tm.hold_back(500);
+        clock.set(3_600 + 999);
+        assert!(!tm.hard_limit_reached());
     }
 
     #[test]
