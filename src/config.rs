@@ -529,7 +529,14 @@ mod tests {
         assert_eq!(config.values, embedded.values);
         assert_eq!(embedded.get_i64("engine.hash_mb", -1), 0);
         assert!(embedded.get_i64("engine.threads", 0) >= 1);
-        for switch in ["null_move", "threat_search", "aspiration", "lmr"] {
+        for switch in [
+            "null_move",
+            "threat_search",
+            "threat_check",
+            "interior_vcf",
+            "aspiration",
+            "lmr",
+        ] {
             let key = format!("search.{switch}");
             assert!(
                 matches!(embedded.get(&key), Some("true" | "false")),

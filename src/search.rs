@@ -12,6 +12,11 @@
 //! 6. PVS over the ordered moves (TT move, killers, history, pattern score).
 //!
 //! Forcing answers (step 2) do not use up depth, so four-chains are read to the end.
+//!
+//! Around the iterations, under a time manager, the threat-space search looks past their
+//! horizon (`check_threats`): a quick look for our own forced win first, and after them
+//! our win again and the opponent's win against the move chosen (which, if found,
+//! drops that move and searches the defences again).
 
 use crate::board::{Board, Pos};
 use crate::eval::{self, EvalWeights, Value, INFINITE, WIN, WIN_THRESHOLD};
@@ -37,6 +42,11 @@ const MAX_INTERIOR_MOVES: usize = 16;
 const ROOT_THREAT_NODES: u64 = 200_000;
 const WIN_SHARE_OF_OPTIMUM: u64 = 8;
 const DEFENCE_SHARE_OF_OPTIMUM: u64 = 8;
+/// Each search of the check of the chosen move (step 7) may use at least this share (1/N)
+/// of the optimum, even when the iterations used it all.
+const CHECK_SLICE_OF_OPTIMUM: u64 = 4;
+/// The quick search for our own win before the iterations: this share (1/N) of the optimum.
+const QUICK_WIN_SHARE_OF_OPTIMUM: u64 = 16;
 /// Nodes between two checks of the hard time limit and the stop flag (a power of two).
 /// A clock read costs tens of nanoseconds; late-game nodes cost tens of microseconds.
 const LIMIT_CHECK_INTERVAL: u64 = 256;
@@ -48,6 +58,8 @@ const LMR_MIN_INDEX: usize = 4;
 const LMR_MIN_DEPTH: i32 = 3;
 /// First aspiration window half-width around the previous iteration's value.
 const ASPIRATION_DELTA: Value = 40;
+/// Node cap of each VCF search at an interior node (step 4c): most end in a few nodes.
+const INTERIOR_VCF_NODES: u64 = 1_000;
 /// Fours tried at a leaf: the best-scored ones; a VCF rarely needs more choices.
 const MAX_QUIESCENCE_FOURS: usize = 8;
 /// Longest four-chain the leaf search follows.
@@ -66,6 +78,10 @@ const HELPER_STACK_BYTES: usize = 16 << 20;
 pub struct SearchOptions {
     /// The threat-space search at the root (wins and forced defences).
     pub threat_search: bool,
+    /// The threat-space search after the iterations: checks the chosen move (step 7).
+    pub threat_check: bool,
+    /// A small VCF search at interior nodes for both sides (step 4c).
+    pub interior_vcf: bool,
     pub null_move: bool,
     pub aspiration: bool,
     pub late_move_reductions: bool,
@@ -76,6 +92,8 @@ impl Default for SearchOptions {
     fn default() -> Self {
         SearchOptions {
             threat_search: false,
+            threat_check: true,
+            interior_vcf: false,
             null_move: false,
             aspiration: false,
             late_move_reductions: false,
@@ -88,6 +106,8 @@ impl SearchOptions {
         let d = SearchOptions::default();
         SearchOptions {
             threat_search: config.get_bool("search.threat_search", d.threat_search),
+            threat_check: config.get_bool("search.threat_check", d.threat_check),
+            interior_vcf: config.get_bool("search.interior_vcf", d.interior_vcf),
             null_move: config.get_bool("search.null_move", d.null_move),
             aspiration: config.get_bool("search.aspiration", d.aspiration),
             late_move_reductions: config.get_bool("search.lmr", d.late_move_reductions),
@@ -414,18 +434,56 @@ impl<'a> Worker<'a> {
                 RootThreat::Defend | RootThreat::None => {}
             }
         }
+        // Step 0b: a quick look for our own forced win, which the iterations would spend
+        // their time on without reaching (most are found within a few milliseconds).
+        if self.limits.options.threat_check
+            && !self
+                .board
+                .has_five_point(self.board.side_to_move().opponent())
+        {
+            if let Some(tm) = self.time.as_ref() {
+                let end = tm.elapsed_ms() + tm.budget().optimum_ms / QUICK_WIN_SHARE_OF_OPTIMUM;
+                if self.try_forced_win(end.min(tm.budget().hard_ms), &mut best, report) {
+                    best.nodes = self.all_nodes();
+                    return best;
+                }
+            }
+        }
+        if self.limits.options.threat_check {
+            if let Some(tm) = self.time.as_mut() {
+                // A panic may run to the hard limit: keep two slices for the check.
+                let slice = tm.budget().optimum_ms / CHECK_SLICE_OF_OPTIMUM;
+                tm.hold_back(2 * slice);
+            }
+        }
+        self.deepen(&mut root_moves, &mut best, report);
+        if self.limits.options.threat_check {
+            self.check_threats(&mut root_moves, &mut best, report);
+        }
+        best.nodes = self.all_nodes();
+        best
+    }
+
+    /// Iterative deepening over `root_moves` until the time manager (or a limit) stops it;
+    /// `best` is updated after every completed iteration.
+    fn deepen(
+        &mut self,
+        root_moves: &mut MoveList,
+        best: &mut Outcome,
+        report: &mut dyn FnMut(&SearchEvent),
+    ) {
+        self.cut = false;
         let max_depth = self.limits.max_depth.max(1);
         for iteration in 1..=max_depth {
             let depth = (iteration + self.helper_depth_offset.unwrap_or(0)).min(max_depth);
             self.seldepth = 0;
             self.depth = depth;
             let previous = (best.depth > 0).then_some(best.value);
-            let (value, best_move) =
-                self.aspiration_search(&mut root_moves, depth, previous, report);
+            let (value, best_move) = self.aspiration_search(root_moves, depth, previous, report);
             let pv: Vec<Coord> = self.pv[0].iter().map(|&p| self.board.coord(p)).collect();
             let mut lines = Vec::new();
             if self.limits.multi_pv > 1 && best_move.is_some() && !self.aborted && !self.cut {
-                lines = self.other_lines(&mut root_moves, depth, value, report);
+                lines = self.other_lines(root_moves, depth, value, report);
             }
             if self.aborted || self.cut {
                 // A partial iteration searched the previous best move first, so its best
@@ -439,7 +497,7 @@ impl<'a> Worker<'a> {
                 break;
             }
             let Some(m) = best_move else { break };
-            best = Outcome {
+            *best = Outcome {
                 best: m,
                 value,
                 depth,
@@ -481,8 +539,157 @@ impl<'a> Worker<'a> {
                 }
             }
         }
-        best.nodes = self.all_nodes();
-        best
+    }
+
+    /// Step 7, after the iterations: the threat-space search looks past the main search's
+    /// horizon at the move chosen. Our own forced win is played instead; a move after
+    /// which the opponent has a forced win is dropped, the root moves are narrowed to the
+    /// defences, and the search runs again (up to the hard limit) until a move holds.
+    /// Run after the search rather than before it, it mostly spends the time a stable
+    /// best move leaves unused, and it only ever replaces a move proven to lose.
+    /// Only under a time manager (the bench and fixed-node searches stay as they were).
+    fn check_threats(
+        &mut self,
+        root_moves: &mut MoveList,
+        best: &mut Outcome,
+        report: &mut dyn FnMut(&SearchEvent),
+    ) {
+        let Some(tm) = self.time.as_ref() else { return };
+        let us = self.board.side_to_move();
+        let them = us.opponent();
+        // A search ended by the (held back) hard limit leaves the check its time; a stop
+        // request or the node limit does not.
+        let stopped = self.stop.load(Ordering::Relaxed) || self.nodes >= self.limits.max_nodes;
+        if stopped
+            || tm.budget().hard_ms.saturating_sub(tm.elapsed_ms()) == 0
+            || best.best == Pos::NONE
+            || eval::is_decisive(best.value)
+            || self.board.has_five_point(us)
+            || self.board.has_five_point(them)
+        {
+            return;
+        }
+        // Each of the two searches may use half of what is left of the optimum, and at
+        // least a slice of it (never past the hard limit).
+        let slice_end = |tm: &TimeManager| {
+            let budget = tm.budget();
+            let now = tm.elapsed_ms();
+            let share = (budget.optimum_ms.saturating_sub(now) / 2)
+                .max(budget.optimum_ms / CHECK_SLICE_OF_OPTIMUM);
+            (now + share).min(budget.hard_ms)
+        };
+        let our_end = slice_end(tm);
+        if self.try_forced_win(our_end, best, report) {
+            return;
+        }
+        let Some(tm) = self.time.as_ref() else { return };
+        let mut end = slice_end(tm);
+        let mut narrowed = false;
+        let original = *best;
+        loop {
+            let m = best.best;
+            self.board.make(m);
+            let refutation = threat::find_win(self.board, them, &self.check_limits_until(end));
+            self.board.undo();
+            let Some(win) = refutation else { return };
+            report(&SearchEvent::Note(format!(
+                "{} loses to a forced win: {}",
+                self.board.coord(m),
+                self.line_text(&win.main_line())
+            )));
+            let Some(tm) = self.time.as_mut() else { return };
+            if !narrowed {
+                narrowed = true;
+                tm.on_best_move_refuted();
+                // The defences get a third of what is left; the searches after them the rest.
+                let now = tm.elapsed_ms();
+                let hard = tm.budget().hard_ms;
+                let limits = self.check_limits_until(now + hard.saturating_sub(now) / 3);
+                if let Some(defences) = threat::defences(self.board, us, &limits) {
+                    if !defences.is_empty() {
+                        root_moves.retain(|x| defences.contains(&x.pos));
+                        for &d in &defences {
+                            if !root_moves.iter().any(|x| x.pos == d) {
+                                root_moves.push(ScoredMove { pos: d, score: 0 });
+                            }
+                        }
+                        self.retain_legal(root_moves);
+                    }
+                }
+            }
+            root_moves.retain(|x| x.pos != m);
+            if root_moves.is_empty() {
+                // Every move loses as far as we can see: keep the search's choice.
+                *best = original;
+                return;
+            }
+            *best = Outcome {
+                best: root_moves[0].pos,
+                value: -INFINITE,
+                depth: 0,
+                nodes: self.nodes,
+            };
+            self.aborted = false;
+            self.deepen(root_moves, best, report);
+            if self.aborted || eval::is_decisive(best.value) {
+                return;
+            }
+            // Each later check may use half of what is left before the hard limit.
+            let Some(tm) = self.time.as_ref() else { return };
+            let now = tm.elapsed_ms();
+            end = now + tm.budget().hard_ms.saturating_sub(now) / 2;
+        }
+    }
+
+    /// Our own forced win, searched until `end_ms` after the move's start: when found,
+    /// `best` becomes its first move (unless forbidden to us) and true is returned.
+    fn try_forced_win(
+        &mut self,
+        end_ms: u64,
+        best: &mut Outcome,
+        report: &mut dyn FnMut(&SearchEvent),
+    ) -> bool {
+        let us = self.board.side_to_move();
+        let limits = self.check_limits_until(end_ms);
+        let Some(win) = threat::find_win(self.board, us, &limits) else {
+            return false;
+        };
+        let legal = win.first_move().filter(|&m| {
+            !(self.board.rule() == Rule::Renju
+                && us == Color::Black
+                && rules::is_forbidden(self.board, m))
+        });
+        let Some(first) = legal else { return false };
+        report(&SearchEvent::Note(format!(
+            "forced win: {}",
+            self.line_text(&win.main_line())
+        )));
+        best.best = first;
+        best.value = WIN - (2 * win.steps.len()).max(1) as Value;
+        true
+    }
+
+    /// Limits for one threat search of [`Self::check_threats`], ending `end_ms` after the
+    /// move's start (as the time manager counts).
+    fn check_limits_until(&self, end_ms: u64) -> threat::Limits<'a> {
+        let deadline = self.time.as_ref().map(|tm| {
+            Instant::now() + Duration::from_millis(end_ms.saturating_sub(tm.elapsed_ms()))
+        });
+        threat::Limits {
+            level: threat::Level::Vct,
+            max_nodes: ROOT_THREAT_NODES,
+            max_depth: 30,
+            deadline,
+            stop: Some(self.stop),
+        }
+    }
+
+    fn line_text(&self, line: &[Pos]) -> String {
+        let moves: Vec<String> = line
+            .iter()
+            .map(|&p| self.board.coord(p).to_string())
+            .collect();
+        moves.join(" ")
     }
 
     /// Nodes of this search, helper threads included.
@@ -801,6 +1008,22 @@ impl<'a> Worker<'a> {
         let them = us.opponent();
         let threatened = forced.is_none() && has_decisive_four(self.board, them);
 
+        // Step 4c: VCF for both sides. Our own four-chain win ends the node (proven by the
+        // threat search); against the opponent's, only the moves that stop it are searched.
+        let mut defences = None;
+        if self.limits.options.interior_vcf && forced.is_none() && !threatened {
+            let limits = threat::Limits {
+                max_nodes: INTERIOR_VCF_NODES,
+                ..threat::Limits::vcf()
+            };
+            if let Some(win) = threat::find_win(self.board, us, &limits) {
+                return WIN - (ply as Value + 2 * win.steps.len() as Value - 1);
+            }
+            if threat::threats::has_four_points(self.board, them) {
+                defences = threat::defences(self.board, us, &limits).filter(|d| !d.is_empty());
+            }
+        }
+
         // Step 4b: null move. If passing still fails high, a real move would too. Not
         // when the opponent threatens anything (a pass would just lose), never twice in
         // a row, never near win/loss bounds, and a pass never proves a win.
@@ -808,6 +1031,7 @@ impl<'a> Worker<'a> {
             && !pv_node
             && forced.is_none()
             && !threatened
+            && defences.is_none()
             && depth >= NULL_MIN_DEPTH
             && !self.after_null[ply]
             && beta.abs() < WIN_THRESHOLD
@@ -830,7 +1054,18 @@ impl<'a> Worker<'a> {
         // Steps 5–6: moves.
         let (mut moves, is_forced) = match forced {
             Some(list) => (list, true),
-            None => (self.ordinary_moves(ply, tt_move, threatened), false),
+            None => {
+                let mut moves = self.ordinary_moves(ply, tt_move, threatened);
+                if let Some(defences) = &defences {
+                    moves.retain(|m| defences.contains(&m.pos));
+                    for &d in defences {
+                        if !moves.iter().any(|m| m.pos == d) {
+                            moves.push(ScoredMove { pos: d, score: 0 });
+                        }
+                    }
+                }
+                (moves, false)
+            }
         };
         self.retain_legal(&mut moves);
         if moves.is_empty() {
@@ -1283,6 +1518,60 @@ mod tests {
         let (m, v) = best_move(Rule::Freestyle, "a1i9a15j9o15k9", 4);
         assert!([7, 11, 6, 12].contains(&m.x) && m.y == 8, "{m}");
         assert!(!eval::is_decisive(v));
+    }
+
+    /// The move a search of `depth` plies picks with the check of step 7 on or off, under
+    /// a time manager generous enough that only the depth and the threat search's node
+    /// cap bound the work.
+    fn checked_move(rule: Rule, moves: &str, depth: i32, check: bool) -> Coord {
+        use crate::time::{Budget, SystemClock, TimeParams};
+        let mut b = Board::new(15, 15, rule).unwrap();
+        for c in parse_pos_sequence(moves).unwrap() {
+            b.play(c).unwrap();
+        }
+        let mut limits = SearchLimits::depth(depth);
+        limits.options.threat_check = check;
+        let budget = Budget {
+            optimum_ms: 60_000,
+            hard_ms: 120_000,
+        };
+        limits.time = Some(TimeManager::start(
+            SystemClock::new(),
+            0,
+            budget,
+            TimeParams::default(),
+        ));
+        let mut state = SearchState::new();
+        state.set_tt_bytes(1 << 20);
+        let stop = AtomicBool::new(false);
+        let o = state.evaluate(&mut b, limits, &stop);
+        b.coord(o.best)
+    }
+
+    fn coords(list: &str) -> Vec<Coord> {
+        list.split(',')
+            .map(|c| Coord::from_pos_notation(c).unwrap())
+            .collect()
+    }
+
+    #[test]
+    fn the_check_plays_a_forced_win() {
+        // pub-free-win007 (shared/positions/puzzles.txt): a VCT win in 19 plies.
+        let moves =
+            "k4i4f6g6e7g5g7e5h7i7f4f5h5h6k6g4e6j5j6l6j8h3g3k5i5h4d5f7m7j2i2l5l4k8d6l3i3l7j9l9l8m10";
+        let answers = coords("j7,k7,m9,c6,b6");
+        let m = checked_move(Rule::Freestyle, moves, 2, true);
+        assert!(answers.contains(&m), "{m}");
+    }
+
+    #[test]
+    fn the_check_replaces_a_move_that_loses_to_a_forced_win() {
+        // pub-std-def022: after f8 (the shallow search's choice) white wins by threats.
+        let moves = "j3g6i8i4e8k6j5j4k4i6h6m6j6k8k5i7i5h5j7j9i10l7n5m8";
+        let answers = coords("k9,l8,m7");
+        assert!(!answers.contains(&checked_move(Rule::Standard, moves, 4, false)));
+        let m = checked_move(Rule::Standard, moves, 4, true);
+        assert!(answers.contains(&m), "{m}");
     }
 
     #[test]

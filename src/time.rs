@@ -464,6 +464,9 @@ pub struct TimeManager<C: Clock = SystemClock> {
     /// A panic ended with every move failing low; counts as a falling evaluation.
     all_moves_fell: bool,
     panic: Option<Panic>,
+    /// The threat-space search refuted the best move: the search goes on up to the hard
+    /// limit to find the move that holds.
+    refuted: bool,
 }
 
 /// The fail-low that started a panic, and when.
@@ -490,6 +493,7 @@ impl<C: Clock> TimeManager<C> {
             best_move_changed_in_panic: false,
             all_moves_fell: false,
             panic: None,
+            refuted: false,
         };
         manager.last_iteration_end_ms = manager.elapsed_ms();
         manager.retarget();
@@ -607,6 +611,27 @@ impl<C: Clock> TimeManager<C> {
         }
     }
 
+    /// The threat-space search proved that the best move loses (a forced win for the
+    /// opponent after it): like a fail-low to a proven loss, the search may now use
+    /// everything up to the hard limit to find a move that holds.
+    pub fn on_best_move_refuted(&mut self) {
+        self.refuted = true;
+        self.hard_deadline_ms = self.started_at_ms.saturating_add(self.budget.hard_ms);
+        self.retarget();
+    }
+
+    /// Keeps the last `ms` before the hard limit out of the search's reach (never more
+    /// than what lies beyond the optimum): the caller needs them for work after it (the
+    /// threat check), and a search in panic mode would otherwise use them all. Released
+    /// by [`Self::on_best_move_refuted`].
+    pub fn hold_back(&mut self, ms: u64) {
+        let budget = self.budget;
+        let held = ms.min(budget.hard_ms.saturating_sub(budget.optimum_ms));
+        self.hard_deadline_ms = self
+            .started_at_ms
+            .saturating_add(budget.hard_ms.saturating_sub(held));
+    }
+
     /// Growth of an iteration's duration over the previous one: the mean of the latest
     /// measurable ratios, clamped; the default until there are any.
     fn branching_factor(&self) -> f64 {
@@ -663,7 +688,11 @@ impl<C: Clock> TimeManager<C> {
         if self.eval_falling() {
             scale *= p.eval_drop_scale;
         }
-        self.target_ms = scale_ms(self.budget.optimum_ms, scale).min(self.budget.hard_ms);
+        self.target_ms = if self.refuted {
+            self.budget.hard_ms
+        } else {
+            scale_ms(self.budget.optimum_ms, scale).min(self.budget.hard_ms)
+        };
         let iteration_limit =
             scale_ms(self.target_ms, p.iteration_overrun).min(self.budget.hard_ms);
         self.iteration_deadline_ms = self.started_at_ms.saturating_add(iteration_limit);
@@ -971,6 +1000,36 @@ mod tests {
             optimum_ms,
             hard_ms,
         }
+    }
+
+    #[test]
+    fn a_refuted_best_move_may_use_the_time_up_to_the_hard_limit() {
+        let clock = ManualClock::new(0);
+        let mut tm = TimeManager::start(&clock, 0, budget(1_000, 4_000), TimeParams::default());
+        run(&mut tm, &clock, &DOUBLING, |_| Coord::new(7, 7));
+        tm.on_best_move_refuted();
+        assert_eq!(tm.target_ms(), 4_000);
+        clock.set(2_000);
+        assert!(!tm.soft_limit_reached());
+        // It lasts for the rest of the move, whatever the next iterations report.
+        tm.after_iteration(report(1, Coord::new(3, 3), 0));
+        assert_eq!(tm.target_ms(), 4_000);
+    }
+
+    #[test]
+    fn held_back_time_ends_the_search_early_until_the_move_is_refuted() {
+        let clock = ManualClock::new(0);
+        let mut tm = TimeManager::start(&clock, 0, budget(1_000, 4_000), TimeParams::default());
+        tm.hold_back(500);
+        clock.set(3_600);
+        assert!(tm.hard_limit_reached());
+        tm.on_best_move_refuted();
+        assert!(!tm.hard_limit_reached());
+        // Never into the optimum.
+        let mut tm = TimeManager::start(&clock, 3_600, budget(1_000, 1_200), TimeParams::default());
+        tm.hold_back(500);
+        clock.set(3_600 + 999);
+        assert!(!tm.hard_limit_reached());
     }
 
     #[test]

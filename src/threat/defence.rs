@@ -92,6 +92,13 @@ fn defences_at_depth(
         if !threats::is_legal(board, c, side) {
             continue;
         }
+        if out_of_time(limits) {
+            // Every search would stop at once, but only after a few hundred nodes each:
+            // over hundreds of candidates that overshoots the deadline by seconds. The
+            // untried candidates count as defences (too many, never a false "lost").
+            good.push(c);
+            continue;
+        }
         let is_four = MoveShape::of(board, c, side).is_four();
         board.place(c, side);
         let refuted_by = opponent_proof(board, opponent, limits, nodes);
@@ -117,6 +124,16 @@ fn defences_at_depth(
         }
     }
     Some(good)
+}
+
+/// The deadline has passed or a stop was requested.
+fn out_of_time(limits: &Limits) -> bool {
+    limits
+        .stop
+        .is_some_and(|s| s.load(std::sync::atomic::Ordering::Relaxed))
+        || limits
+            .deadline
+            .is_some_and(|d| std::time::Instant::now() >= d)
 }
 
 /// With our four just played (and no win for the opponent found at once), whether it

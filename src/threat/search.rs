@@ -126,6 +126,9 @@ pub struct Searcher<'b, 'l> {
     node_cap: u64,
     /// Set when the search stopped at `node_cap` below `limits.max_nodes`.
     cut_by_node_cap: bool,
+    /// Node count at which the clock and stop flag are read next. Not a multiple test:
+    /// VCF sub-searches add their nodes in one step and could skip every multiple.
+    next_clock_check: u64,
 }
 
 impl<'b, 'l> Searcher<'b, 'l> {
@@ -146,6 +149,7 @@ impl<'b, 'l> Searcher<'b, 'l> {
             vcf_threats: false,
             node_cap: limits.max_nodes,
             cut_by_node_cap: false,
+            next_clock_check: CLOCK_CHECK_NODES,
         }
     }
 
@@ -210,7 +214,8 @@ impl<'b, 'l> Searcher<'b, 'l> {
         if self.nodes >= self.node_cap {
             self.aborted = true;
             self.cut_by_node_cap = self.nodes < self.limits.max_nodes;
-        } else if self.nodes.is_multiple_of(CLOCK_CHECK_NODES) {
+        } else if self.nodes >= self.next_clock_check {
+            self.next_clock_check = self.nodes + CLOCK_CHECK_NODES;
             let stopped = self.limits.stop.is_some_and(|s| s.load(Ordering::Relaxed));
             let late = self.limits.deadline.is_some_and(|d| Instant::now() >= d);
             self.aborted = stopped || late;
