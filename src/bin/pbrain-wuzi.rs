@@ -28,6 +28,7 @@ fn main() -> ExitCode {
             ExitCode::from(code.clamp(0, 255) as u8)
         }
         Some("openings") => ExitCode::from(run_openings(&args[1..])),
+        Some("book") => ExitCode::from(run_book(&args[1..])),
         Some("help" | "--help" | "-h") => {
             println!("{USAGE}");
             ExitCode::SUCCESS
@@ -115,13 +116,15 @@ fn run_openings(args: &[String]) -> u8 {
                 Ok(n) => size = n,
                 Err(_) => rule = None,
             },
-            "--count" | "--seed" | "--depth" | "--window" | "--reference-size" => match value.parse::<i64>() {
-                Ok(v) if v >= 0 => rest.push((flag.clone(), v)),
-                _ => {
-                    println!("{flag} needs a non-negative number\n{usage}");
-                    return 2;
+            "--count" | "--seed" | "--depth" | "--window" | "--reference-size" => {
+                match value.parse::<i64>() {
+                    Ok(v) if v >= 0 => rest.push((flag.clone(), v)),
+                    _ => {
+                        println!("{flag} needs a non-negative number\n{usage}");
+                        return 2;
+                    }
                 }
-            },
+            }
             _ => {
                 println!("unknown option {flag}\n{usage}");
                 return 2;
@@ -175,3 +178,89 @@ fn run_openings(args: &[String]) -> u8 {
     0
 }
 
+/// `book …`: builds an opening book from the empty board and the given opening lists
+/// (see `wuzi::book::build`) and writes it to stdout; progress goes to stderr.
+fn run_book(args: &[String]) -> u8 {
+    use wuzi::book::{build, BuildOptions};
+    let usage = "usage: pbrain-wuzi book --rule R --size N [--depth D] [--positions P] [--width K] [--ply-cost C] [--openings FILE]...";
+    let mut opts = BuildOptions {
+        rule: wuzi::types::Rule::Freestyle,
+        size: 15,
+        depth: 6,
+        positions: 300,
+        width: 6,
+        ply_cost: 30,
+        roots: Vec::new(),
+    };
+    let mut rule_given = false;
+    let mut lists = Vec::new();
+    let mut it = args.iter();
+    while let Some(flag) = it.next() {
+        let Some(value) = it.next() else {
+            println!("{usage}");
+            return 2;
+        };
+        let number = value.parse::<u32>();
+        match (flag.as_str(), number) {
+            ("--rule", _) => match wuzi::types::Rule::parse(value) {
+                Some(r) => {
+                    opts.rule = r;
+                    rule_given = true;
+                }
+                None => {
+                    println!("unknown rule {value}\n{usage}");
+                    return 2;
+                }
+            },
+            ("--openings", _) => lists.push(value.clone()),
+            ("--size", Ok(n)) if (5..=32).contains(&n) => opts.size = n as usize,
+            ("--depth", Ok(n)) if (2..=12).contains(&n) => opts.depth = n as i32,
+            ("--positions", Ok(n)) => opts.positions = n as usize,
+            ("--width", Ok(n)) if n >= 1 => opts.width = n as usize,
+            ("--ply-cost", Ok(n)) => opts.ply_cost = n as i32,
+            _ => {
+                println!("bad option {flag} {value}\n{usage}");
+                return 2;
+            }
+        }
+    }
+    if !rule_given {
+        println!("{usage}");
+        return 2;
+    }
+    for path in &lists {
+        let parsed = std::fs::read_to_string(path)
+            .map_err(|e| e.to_string())
+            .and_then(|text| wuzi::openings::parse_list(&text, opts.size));
+        match parsed {
+            Ok(list) => opts.roots.extend(list),
+            Err(e) => {
+                println!("{path}: {e}");
+                return 2;
+            }
+        }
+    }
+    let book = build(&opts, &mut |done, total| {
+        if done % 25 == 0 || done == total {
+            eprintln!("expanded {done}/{total}");
+        }
+    });
+    let lists_args: String = lists.iter().map(|l| format!(" --openings {l}")).collect();
+    let header = vec![
+        format!(
+            "Opening book: rule {} ({}), {}x{}, {} positions.",
+            opts.rule.info_value(),
+            opts.rule,
+            opts.size,
+            opts.size,
+            book.entries.len()
+        ),
+        format!(
+            "Built by `pbrain-wuzi book --rule {} --size {} --depth {} --positions {} --width {} --ply-cost {}{lists_args}`",
+            opts.rule.info_value(), opts.size, opts.depth, opts.positions, opts.width, opts.ply_cost
+        ),
+        "Format (openings/README.md): BLACK WHITE MOVE VALUE DEPTH per position, canonical orientation.".to_string(),
+    ];
+    print!("{}", book.to_text(&header));
+    0
+}
