@@ -15,7 +15,7 @@
 //! (`-` for none), in the canonical orientation (the smallest of the eight symmetric
 //! images, see [`Key`]); the side to move follows from the counts. MOVE is the book move
 //! in the same orientation, VALUE its value for the side to move (evaluation units), and
-//! DEPTH the fixed search depth of the book's leaves.
+//! DEPTH the build's `--depth` (the leaf searches end D or D−1 plies below a position).
 //!
 //! A book move never overrides a forced result: [`is_forced`] says when the search must
 //! decide instead.
@@ -31,7 +31,11 @@ use std::collections::BTreeMap;
 use std::sync::atomic::AtomicBool;
 
 /// The books compiled into the engine.
-pub const EMBEDDED: &[&str] = &[include_str!("../openings/book-freestyle-15.txt")];
+pub const EMBEDDED: &[&str] = &[
+    include_str!("../openings/book-freestyle-15.txt"),
+    include_str!("../openings/book-standard-15.txt"),
+    include_str!("../openings/book-renju-15.txt"),
+];
 
 /// A position's stones as sorted cell indices (`y * size + x`), black then white.
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
@@ -326,8 +330,9 @@ pub fn is_forced(board: &Board) -> bool {
 pub struct BuildOptions {
     pub rule: Rule,
     pub size: usize,
-    /// Fixed depth of the search that values each node; its moves are searched one ply
-    /// shallower from the position after them.
+    /// Fixed depth of the search that picks each node's own choice; its moves are valued
+    /// by a search one or two plies shallower from the position after them (see
+    /// [`leaf_depth`]).
     pub depth: i32,
     /// Positions to expand (each becomes one book line unless it is decided).
     pub positions: usize,
@@ -402,6 +407,24 @@ pub fn build(options: &BuildOptions, progress: &mut dyn FnMut(usize, usize)) -> 
         progress(expanded, options.positions);
     }
     builder.into_book()
+}
+
+/// The search depth for the position after a move (of `stones` stones): `depth - 1` or
+/// `depth - 2`, whichever ends the search with black to move.
+///
+/// The evaluation gives whoever moves at a leaf a bonus of a few hundred units (its tempo
+/// factor also scales the empty board's patterns), so values whose leaves belong to
+/// different sides cannot be compared. Without this the value backed up through an
+/// expanded move (its leaves one ply deeper) sat twice that bonus below its unexpanded
+/// siblings', and the book preferred moves it had not looked at. With every leaf of the
+/// book at the same side to move, the bonus is one constant for all values.
+fn leaf_depth(stones: usize, depth: i32) -> i32 {
+    let d = depth - 1;
+    if (stones as i32 + d) % 2 == 0 {
+        d
+    } else {
+        d - 1
+    }
 }
 
 struct Builder<'a> {
@@ -480,7 +503,7 @@ impl Builder<'_> {
                 continue; // a symmetric twin of a move already valued
             }
             seen.push(key.clone());
-            let (v, _) = self.search(&after, self.options.depth - 1);
+            let (v, _) = self.search(&after, leaf_depth(after.move_count(), self.options.depth));
             let node = self.by_key.get(&key).copied();
             children.push(Child {
                 mv,

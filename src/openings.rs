@@ -79,7 +79,12 @@ pub fn generate(options: &GenerateOptions) -> Vec<Opening> {
             continue;
         }
         let value = balance(&stones, options.rule, options.size, options.depth).map(|v| {
-            v - size_offset(options.rule, options.size, options.reference_size, options.depth)
+            v - size_offset(
+                options.rule,
+                options.size,
+                options.reference_size,
+                options.depth,
+            )
         });
         if let Some(value) = value {
             if value.abs() <= options.window {
