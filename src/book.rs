@@ -35,6 +35,7 @@ pub const EMBEDDED: &[&str] = &[
     include_str!("../openings/book-freestyle-15.txt"),
     include_str!("../openings/book-standard-15.txt"),
     include_str!("../openings/book-renju-15.txt"),
+    include_str!("../openings/book-caro-15.txt"),
 ];
 
 /// A position's stones as sorted cell indices (`y * size + x`), black then white.
