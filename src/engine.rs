@@ -6,6 +6,7 @@
 //! the engine exactly as it was and returns an error.
 
 use crate::board::{Board, BoardError};
+use crate::book::{self, Book, BookMove};
 use crate::config::Config;
 use crate::rules;
 use crate::search::{self, SearchEvent, SearchLimits};
@@ -121,6 +122,8 @@ pub struct Engine {
     time_params: TimeParams,
     search_options: search::SearchOptions,
     eval_weights: crate::eval::EvalWeights,
+    /// Opening books (config `book.*`); empty when the book is switched off.
+    books: Vec<Book>,
     /// Started with the engine (at process start): the origin of every time stamp.
     clock: SystemClock,
 }
@@ -152,6 +155,7 @@ impl Engine {
             time_params: TimeParams::from_config(&config),
             search_options: search::SearchOptions::from_config(&config),
             eval_weights: crate::eval::EvalWeights::from_config(&config),
+            books: load_books(&config),
             config,
             clock: SystemClock::new(),
         }
@@ -297,6 +301,18 @@ impl Engine {
         if board.is_full() {
             return Err(EngineError::BoardFull);
         }
+        // A book move answers a one-line request; an analysis of several lines searches.
+        if multi_pv == 1 {
+            if let Some(m) = self.book_move(board) {
+                report(&SearchEvent::Note(format!(
+                    "book {} value {} depth {}",
+                    m.best.to_pos_notation(),
+                    m.value,
+                    m.depth
+                )));
+                return Ok(m.best);
+            }
+        }
         let mut limits = self.limits_for(board, started, 1.0);
         limits.multi_pv = multi_pv;
         self.search
@@ -318,6 +334,18 @@ impl Engine {
         let c = self.think(started, stop, report)?;
         self.play(c)?;
         Ok(c)
+    }
+
+    /// The book's move for the position, unless the position has a forced result (a win
+    /// to take or one to stop), which only the search may answer.
+    fn book_move(&self, board: &Board) -> Option<BookMove> {
+        let found = self.books.iter().find_map(|b| b.lookup(board))?;
+        (!book::is_forced(board)).then_some(found)
+    }
+
+    /// The books in use (for tools and tests).
+    pub fn books(&self) -> &[Book] {
+        &self.books
     }
 
     /// The limits of one search started by a command read at `started`; `share` scales
@@ -386,8 +414,21 @@ impl Engine {
         for &c in stones {
             board.play(c)?;
         }
+        let booked = match stones.len() {
+            3 | 5 => self.book_move(&board),
+            _ => None,
+        };
         let reply = match stones.len() {
-            0 => Swap2Reply::Place(search::swap2_opening(&board)),
+            0 => Swap2Reply::Place(
+                self.balanced_book_opening(&board)
+                    .unwrap_or_else(|| search::swap2_opening(&board)),
+            ),
+            // The book's value decides as the search's would: swap when the side to move
+            // stands worse; else play the book move.
+            3 | 5 if booked.is_some_and(|m| m.value < 0) => Swap2Reply::Swap,
+            3 | 5 if booked.is_some() => {
+                Swap2Reply::Place(booked.map(|m| m.best).into_iter().collect())
+            }
             3 | 5 => {
                 // We would play the side to move (white after 3 stones, black... after 5
                 // stones white moves; after 3 we may also swap to black). Swap when the
@@ -414,6 +455,59 @@ impl Engine {
         self.board = Some(placed);
         Ok(reply)
     }
+}
+
+impl Engine {
+    /// Three stones (black, white, black) for a swap2 opening from the book: of the
+    /// book's three-stone positions (the opening lists' balanced ones among them), the
+    /// one whose value is nearest even, so that neither colour is the better choice.
+    fn balanced_book_opening(&self, empty: &Board) -> Option<Vec<Coord>> {
+        let book = self.books.iter().find(|b| {
+            b.rule == empty.rule() && b.size == empty.width() && empty.width() == empty.height()
+        })?;
+        let (board, _) = book
+            .positions()
+            .into_iter()
+            .filter(|(b, _)| b.move_count() == 3)
+            .min_by_key(|(_, m)| m.value.abs())?;
+        let (black, white) = book::stones(&board);
+        Some(vec![*black.first()?, *white.first()?, *black.get(1)?])
+    }
+}
+
+/// The books the configuration asks for: none when `book.enabled` is false; else the
+/// compiled-in ones, each replaced by the file `book.file` (beside the executable or a
+/// path) when that holds a book of the same rule and size. Problems leave a warning.
+fn load_books(config: &Config) -> Vec<Book> {
+    if !config.get_bool("book.enabled", true) {
+        return Vec::new();
+    }
+    let mut books: Vec<Book> = book::EMBEDDED
+        .iter()
+        .filter_map(|text| Book::parse(text).ok())
+        .collect();
+    let file = config.get_str("book.file", "embedded");
+    if file != "embedded" {
+        let path = std::path::Path::new(file);
+        let path = match crate::config::exe_dir() {
+            Some(dir) if path.is_relative() && dir.join(path).is_file() => dir.join(path),
+            _ => path.to_path_buf(),
+        };
+        let read = std::fs::read_to_string(&path)
+            .map_err(|e| e.to_string())
+            .and_then(|text| Book::parse(&text));
+        match read {
+            Ok(extra) => {
+                books.retain(|b| b.rule != extra.rule || b.size != extra.size);
+                books.insert(0, extra);
+            }
+            Err(e) => config.add_warning(format!(
+                "book.file {}: {e}; built-in book used",
+                path.display()
+            )),
+        }
+    }
+    books
 }
 
 /// `board` rebuilt under `rule`, optionally without the stone at `skip`, stones placed in

@@ -30,6 +30,9 @@ pub struct GenerateOptions {
     pub window: Value,
     pub min_stones: usize,
     pub max_stones: usize,
+    /// Values are measured against a board of this size (see [`size_offset`]); the
+    /// board's own size unless asked otherwise.
+    pub reference_size: usize,
 }
 
 impl GenerateOptions {
@@ -43,6 +46,7 @@ impl GenerateOptions {
             window: 80,
             min_stones: 3,
             max_stones: 8,
+            reference_size: size,
         }
     }
 }
@@ -74,7 +78,15 @@ pub fn generate(options: &GenerateOptions) -> Vec<Opening> {
         if !seen.insert(key) {
             continue;
         }
-        if let Some(value) = balance(&stones, options.rule, options.size, options.depth) {
+        let value = balance(&stones, options.rule, options.size, options.depth).map(|v| {
+            v - size_offset(
+                options.rule,
+                options.size,
+                options.reference_size,
+                options.depth,
+            )
+        });
+        if let Some(value) = value {
             if value.abs() <= options.window {
                 out.push(Opening { stones, value });
             }
@@ -150,6 +162,28 @@ pub fn balance(stones: &[Coord], rule: Rule, size: usize, depth: i32) -> Option<
     limits.options.threat_search = false;
     let outcome = state.evaluate(&mut board, limits, &stop);
     (!eval::is_decisive(outcome.value)).then_some(outcome.value)
+}
+
+/// How much more the fixed-depth value of an opening is on a `size` board than on a
+/// `reference` board, for the same stones.
+///
+/// The static evaluation scales every pattern of the side to move by the tempo factor,
+/// and that includes the "one" which every empty (cell, line) pair with room for a five
+/// counts: on an empty board that alone is worth +258 on 15×15 and +468 on 20×20. So
+/// larger boards add a constant for whoever moves at the search's leaves: the same
+/// opening searched to an even depth is worth about 210 more to the side to move on
+/// 20×20 than on 15×15, and that much less at an odd depth, whose leaves belong to the
+/// opponent. With ±80 windows this, not the positions, rejected almost every 20×20
+/// opening. Subtracting the difference of the empty boards' static values makes the
+/// values of different sizes comparable; 0 when the sizes are equal.
+pub fn size_offset(rule: Rule, size: usize, reference: usize, depth: i32) -> Value {
+    let empty = |n| Board::new(n, n, rule).map_or(0, |b| eval::evaluate(&b));
+    let difference = empty(size) - empty(reference);
+    if depth % 2 == 0 {
+        difference
+    } else {
+        -difference
+    }
 }
 
 /// The smallest of the eight symmetric images of an opening (as a set of coloured

@@ -290,18 +290,19 @@ fn c_gomoku_cli_like_session() {
         assert_ne!(end, GameEnd::TesterWon, "game {game}");
         assert!(clock > 0, "game {game}: match clock ran out ({clock} ms)");
     }
-    // The turn timeout: a long turn, then YXSTOP: the brain answers promptly.
+    // The turn timeout: a long turn, then YXSTOP: the brain answers promptly. The stone
+    // is off-centre: the opening book answers the centre stone at once, with no search.
     brain.send("INFO timeout_turn 30000");
     brain.send("START 15");
     brain.expect("OK");
-    brain.send("TURN 7,7");
+    brain.send("TURN 2,3");
     std::thread::sleep(ms(300));
     brain.expect_still_thinking();
     let stopped = Instant::now();
     brain.send("YXSTOP");
     let m = brain.move_within(ms(1000));
     let took = stopped.elapsed();
-    let referee = Referee::from_moves(15, Rule::Standard, &[c(7, 7)]);
+    let referee = Referee::from_moves(15, Rule::Standard, &[c(2, 3)]);
     assert_eq!(judge_move(&referee.board, m), Verdict::Normal, "move {m}");
     assert!(took < ms(1000), "YXSTOP answered after {took:?}");
     eprintln!("YXSTOP answered in {took:?}");
