@@ -10,7 +10,10 @@ usage: pbrain-wuzi                      play the Piskvork/Gomocup protocol on st
        pbrain-wuzi solve --rule R --size N POS
                                         threat-space search: win, defend, lost or none
        pbrain-wuzi openings --rule R --size N [--count K] [--seed S] [--depth D] [--window W]
-                       [--reference-size M]     write a balanced opening list (offset format)";
+                       [--reference-size M]     write a balanced opening list (offset format)
+       pbrain-wuzi book --rule R --size N [--depth D] [--positions P] [--width K]
+                       [--ply-cost C] [--openings FILE]...
+                                        build an opening book (drop-out expansion)";
 
 fn main() -> ExitCode {
     // stdout belongs to the protocol and Piskvork merges stderr into it: a panic message
