@@ -11,7 +11,12 @@
 //! - `patterns[pos]`: for every empty cell, the class black and white would make on each
 //!   line by playing there (one table lookup per line);
 //! - `pattern_counts[color][class]`: how many (empty cell, line) pairs have each class,
-//!   so "does the opponent have a five point?" is a counter test.
+//!   so "does the opponent have a five point?" is a counter test;
+//! - `combo_sums[pos][color]` and `combo_counts[color][kind]`: the lines of every empty
+//!   cell that can combine (open threes, fours), summed per cell, and how many cells make
+//!   each combination (four-three, four-four, double three, open or double four), so the
+//!   evaluation and the search read combination points from counters instead of scanning
+//!   the board.
 
 use crate::pattern::{self, slot_shift, Cell, Pattern, PatternTable, HALF_LINE};
 use crate::types::{Color, Coord, Rule};
@@ -105,6 +110,69 @@ const PASS_KEY: u64 = 0x9d3f_71a2_c46b_e015;
 /// The per-cell class of each line for each colour: `[color][direction]`.
 pub type CellPatterns = [[Pattern; 4]; 2];
 
+/// A cell's lines that can combine, as one small sum per cell and colour: open threes in
+/// bits 0..3, fours in bits 3..6, open and double fours in bits 6..9, fives in bits 9..12
+/// (four lines at most, so no field overflows into the next). Adding and removing one
+/// line's class is one subtraction and one addition, cheap enough for make/undo.
+const COMBO_CODE: [u16; Pattern::COUNT] = [
+    0,      // Dead
+    0,      // Overline
+    0,      // One
+    0,      // Two
+    0,      // OpenTwo
+    0,      // Three
+    1,      // OpenThree
+    1 << 3, // Four
+    1 << 6, // OpenFour
+    1 << 6, // DoubleFour
+    1 << 9, // Five
+];
+/// Number of distinct combination sums (the table size of a kind lookup).
+const COMBO_SUMS: usize = 1 << 12;
+
+/// What one colour's lines make together on an empty cell, for the counters. The kinds
+/// are exclusive; the queries below add up the ones they need.
+mod combo {
+    /// Nothing counted (also any cell with a five: a five is counted by its class).
+    pub const NONE: usize = 0;
+    /// A four and one or more open threes on other lines.
+    pub const FOUR_THREE: usize = 1;
+    /// Two or more fours on different lines (and no open or double four, no five).
+    pub const FOUR_FOUR: usize = 2;
+    /// Two or more open threes and no four (never counted for renju black, whose double
+    /// threes are forbidden).
+    pub const DOUBLE_THREE: usize = 3;
+    /// An open four or a double four on one line, no five.
+    pub const BIG_FOUR: usize = 4;
+    pub const COUNT: usize = 5;
+}
+
+/// The combination kind of every sum; `double_threes` is false for renju black.
+fn combo_kinds(double_threes: bool) -> Box<[u8; COMBO_SUMS]> {
+    let mut kinds = Box::new([combo::NONE as u8; COMBO_SUMS]);
+    for (sum, kind) in kinds.iter_mut().enumerate() {
+        let (threes, fours, big, fives) = (sum & 7, (sum >> 3) & 7, (sum >> 6) & 7, sum >> 9);
+        *kind = if fives > 0 {
+            combo::NONE
+        } else if big > 0 {
+            combo::BIG_FOUR
+        } else if fours >= 2 {
+            combo::FOUR_FOUR
+        } else if fours == 1 && threes >= 1 {
+            combo::FOUR_THREE
+        } else if fours == 0 && threes >= 2 && double_threes {
+            combo::DOUBLE_THREE
+        } else {
+            combo::NONE
+        } as u8;
+    }
+    kinds
+}
+
+/// Kind tables: `[0]` counts double threes, `[1]` does not (renju black).
+static COMBO_KINDS: Lazy<[Box<[u8; COMBO_SUMS]>; 2]> =
+    Lazy::new(|| [combo_kinds(true), combo_kinds(false)]);
+
 #[derive(Clone)]
 pub struct Board {
     width: usize,
@@ -119,6 +187,13 @@ pub struct Board {
     codes: Vec<[u32; 4]>,
     patterns: Vec<CellPatterns>,
     pattern_counts: [[u32; Pattern::COUNT]; 2],
+    /// Per cell and colour, the `COMBO_CODE` sum of its four line classes (kept for
+    /// empty cells, stale under stones like `patterns`).
+    combo_sums: Vec<[u16; 2]>,
+    /// Per colour, the kind table of the rule (renju black counts no double three).
+    combo_kinds: [&'static [u8; COMBO_SUMS]; 2],
+    /// Per colour, how many empty cells make each combination kind (`combo::*`).
+    combo_counts: [[u32; combo::COUNT]; 2],
     /// For every cell, the stones within two cells in both directions (a 5×5 square):
     /// the cells where moves are worth considering.
     nearby: Vec<u8>,
@@ -152,6 +227,13 @@ impl Board {
             codes: vec![[0; 4]; cell_count],
             patterns: vec![[[Pattern::Dead; 4]; 2]; cell_count],
             pattern_counts: [[0; Pattern::COUNT]; 2],
+            combo_sums: vec![[0; 2]; cell_count],
+            combo_kinds: if rule == Rule::Renju {
+                [&COMBO_KINDS[1], &COMBO_KINDS[0]]
+            } else {
+                [&COMBO_KINDS[0], &COMBO_KINDS[0]]
+            },
+            combo_counts: [[0; combo::COUNT]; 2],
             nearby: vec![0; cell_count],
             square: square_offsets(s),
             stone_counts: [0; 2],
@@ -309,6 +391,31 @@ impl Board {
         self.pattern_counts[color.index()][class as usize]
     }
 
+    /// Empty cells where `color` makes a four together with an open three or a second
+    /// four on other lines (a four-three or four-four point), with no open four, double
+    /// four or five on any line of the cell.
+    #[inline]
+    pub fn four_three_cells(&self, color: Color) -> u32 {
+        let counts = &self.combo_counts[color.index()];
+        counts[combo::FOUR_THREE] + counts[combo::FOUR_FOUR]
+    }
+
+    /// Empty cells where `color` makes two or more open threes and no four (renju black:
+    /// always 0, its double threes are forbidden).
+    #[inline]
+    pub fn double_three_cells(&self, color: Color) -> u32 {
+        self.combo_counts[color.index()][combo::DOUBLE_THREE]
+    }
+
+    /// Empty cells where `color` makes a winning four (an open four, a double four or
+    /// fours on two lines) and no five: `movegen::threat_of` is `WinningFour` there.
+    /// Renju forbidden points are not excluded.
+    #[inline]
+    pub fn winning_four_cells(&self, color: Color) -> u32 {
+        let counts = &self.combo_counts[color.index()];
+        counts[combo::FOUR_FOUR] + counts[combo::BIG_FOUR]
+    }
+
     /// Stones within two cells of `p` (in both directions).
     #[inline]
     pub fn stones_nearby(&self, p: Pos) -> u8 {
@@ -428,10 +535,26 @@ impl Board {
                     if self.cells[q] == Cell::Empty {
                         let new = self.table.lookup(self.codes[q][dir]);
                         let old = &mut self.patterns[q];
+                        let sums = &mut self.combo_sums[q];
                         for c in 0..2 {
-                            self.pattern_counts[c][old[c][dir] as usize] -= 1;
-                            self.pattern_counts[c][new[c] as usize] += 1;
+                            let (was, now) = (old[c][dir] as usize, new[c] as usize);
+                            self.pattern_counts[c][was] -= 1;
+                            self.pattern_counts[c][now] += 1;
                             old[c][dir] = new[c];
+                            // Most changes are between classes that cannot combine, and
+                            // most that can leave the cell's kind as it was: both tests
+                            // are predictable and spare the counters' read-modify-write.
+                            if COMBO_CODE[now] != COMBO_CODE[was] {
+                                let before = sums[c];
+                                let after = before + COMBO_CODE[now] - COMBO_CODE[was];
+                                sums[c] = after;
+                                let kinds = self.combo_kinds[c];
+                                let (kb, ka) = (kinds[before as usize], kinds[after as usize]);
+                                if kb != ka {
+                                    self.combo_counts[c][kb as usize] -= 1;
+                                    self.combo_counts[c][ka as usize] += 1;
+                                }
+                            }
                         }
                     }
                 }
@@ -439,13 +562,18 @@ impl Board {
         }
     }
 
-    /// Recomputes the four line classes of the empty cell `p` from its codes.
+    /// Recomputes the four line classes of the empty cell `p` from its codes, and their
+    /// combination sums.
     fn refresh_patterns(&mut self, p: Pos) {
+        let mut sums = [0u16; 2];
         for dir in 0..4 {
             let [b, w] = self.table.lookup(self.codes[p.index()][dir]);
             self.patterns[p.index()][0][dir] = b;
             self.patterns[p.index()][1][dir] = w;
+            sums[0] += COMBO_CODE[b as usize];
+            sums[1] += COMBO_CODE[w as usize];
         }
+        self.combo_sums[p.index()] = sums;
     }
 
     /// Adds (`sign` = 1) or removes (−1) the classes of cell `p` from the counters.
@@ -456,6 +584,8 @@ impl Board {
                 self.pattern_counts[c][class] =
                     (self.pattern_counts[c][class] as i32 + sign) as u32;
             }
+            let kind = self.combo_kinds[c][self.combo_sums[p.index()][c] as usize] as usize;
+            self.combo_counts[c][kind] = (self.combo_counts[c][kind] as i32 + sign) as u32;
         }
     }
 
@@ -500,7 +630,24 @@ impl Board {
             return Err("hash differs from recomputation".into());
         }
         let mut counts = [[0u32; Pattern::COUNT]; 2];
+        let mut combos = [[0u32; combo::COUNT]; 2];
         for p in self.positions() {
+            if self.is_empty(p) {
+                for c in 0..2 {
+                    let sum: u16 = (0..4)
+                        .map(|dir| {
+                            COMBO_CODE[self.table.lookup(self.compute_code(p, dir))[c] as usize]
+                        })
+                        .sum();
+                    if sum != self.combo_sums[p.index()][c] {
+                        return Err(format!(
+                            "combination sum of {} colour {c} differs",
+                            self.coord(p)
+                        ));
+                    }
+                    combos[c][self.combo_kinds[c][sum as usize] as usize] += 1;
+                }
+            }
             for dir in 0..4 {
                 let code = self.compute_code(p, dir);
                 if code != self.codes[p.index()][dir] {
@@ -522,6 +669,9 @@ impl Board {
         }
         if counts != self.pattern_counts {
             return Err("pattern counts differ from recomputation".into());
+        }
+        if combos != self.combo_counts {
+            return Err("combination counts differ from recomputation".into());
         }
         for p in self.positions() {
             let c = self.coord(p);
