@@ -6,7 +6,7 @@
 //!
 //! Incremental state, kept exact on make/undo:
 //! - `codes[pos][dir]`: the line code of the ten neighbours on each of the four lines,
-//!   for every cell (empty or not), updated by setting/clearing two bits in the twenty
+//!   for every cell (empty or not), updated by setting/clearing two bits in the forty
 //!   cells within reach of a move;
 //! - `patterns[pos]`: for every empty cell, the class black and white would make on each
 //!   line by playing there (one table lookup per line);
@@ -17,6 +17,9 @@
 //!   each combination (four-three, four-four, double three, open or double four), so the
 //!   evaluation and the search read combination points from counters instead of scanning
 //!   the board.
+//!
+//! Undo restores rather than recomputes: a placement saves the counters and the classes
+//! of the forty cells along its lines in a per-ply record, so undo does no table lookups.
 
 use crate::pattern::{self, slot_shift, Cell, Pattern, PatternTable, HALF_LINE};
 use crate::types::{Color, Coord, Rule};
@@ -173,6 +176,98 @@ fn combo_kinds(double_threes: bool) -> Box<[u8; COMBO_SUMS]> {
 static COMBO_KINDS: Lazy<[Box<[u8; COMBO_SUMS]>; 2]> =
     Lazy::new(|| [combo_kinds(true), combo_kinds(false)]);
 
+/// Cells whose line code a move changes: `HALF_LINE` on each side along four lines.
+const LINE_CELLS: usize = 8 * HALF_LINE;
+/// For each of those cells: its line (direction index), its distance from the move in
+/// steps of that line, and the bit position of the move's slot in its line code (the
+/// move sits at offset −k from the cell k steps ahead, +k from the one behind).
+const LINE_DIRS: [usize; LINE_CELLS] = {
+    let mut out = [0; LINE_CELLS];
+    let mut i = 0;
+    while i < LINE_CELLS {
+        out[i] = i / (2 * HALF_LINE);
+        i += 1;
+    }
+    out
+};
+const LINE_STEPS: [isize; LINE_CELLS] = {
+    let mut out = [0; LINE_CELLS];
+    let mut i = 0;
+    while i < LINE_CELLS {
+        let k = (i % (2 * HALF_LINE) / 2 + 1) as isize;
+        out[i] = if i % 2 == 0 { k } else { -k };
+        i += 1;
+    }
+    out
+};
+const LINE_SHIFTS: [u32; LINE_CELLS] = {
+    let mut out = [0; LINE_CELLS];
+    let mut i = 0;
+    while i < LINE_CELLS {
+        out[i] = slot_shift(-(LINE_STEPS[i] as i32));
+        i += 1;
+    }
+    out
+};
+
+/// The state a placement overwrites besides the stone itself: the counters, and the
+/// classes and combination sums of the cells along its lines in `LINE_DIRS` order.
+#[derive(Clone, Copy)]
+struct UndoRecord {
+    pattern_counts: [[u32; Pattern::COUNT]; 2],
+    combo_counts: [[u32; combo::COUNT]; 2],
+    patterns: [CellPatterns; LINE_CELLS],
+    combo_sums: [[u16; 2]; LINE_CELLS],
+}
+
+/// The undo records, as a pool indexed by ply: a placement overwrites its slot in place
+/// (growing the pool only the first time a ply is reached), so no record is built on the
+/// stack and copied. The slots beyond the history are leftovers, not copied by `clone`.
+#[derive(Default)]
+struct UndoRecords {
+    slots: Vec<UndoRecord>,
+    /// The plies in use (the history's length).
+    used: usize,
+}
+
+impl UndoRecords {
+    /// The slot of `ply`, grown into existence if the pool is too short; marks the plies
+    /// up to it in use.
+    #[inline(always)]
+    fn slot(&mut self, ply: usize) -> &mut UndoRecord {
+        if ply >= self.slots.len() {
+            self.slots.resize(ply + 1, UndoRecord::EMPTY);
+        }
+        self.used = ply + 1;
+        &mut self.slots[ply]
+    }
+
+    /// The record of `ply`, which is being undone: the plies in use end before it.
+    #[inline(always)]
+    fn take(&mut self, ply: usize) -> &UndoRecord {
+        self.used = ply;
+        &self.slots[ply]
+    }
+}
+
+impl Clone for UndoRecords {
+    fn clone(&self) -> Self {
+        UndoRecords {
+            slots: self.slots[..self.used].to_vec(),
+            used: self.used,
+        }
+    }
+}
+
+impl UndoRecord {
+    const EMPTY: UndoRecord = UndoRecord {
+        pattern_counts: [[0; Pattern::COUNT]; 2],
+        combo_counts: [[0; combo::COUNT]; 2],
+        patterns: [[[Pattern::Dead; 4]; 2]; LINE_CELLS],
+        combo_sums: [[0; 2]; LINE_CELLS],
+    };
+}
+
 #[derive(Clone)]
 pub struct Board {
     width: usize,
@@ -194,6 +289,12 @@ pub struct Board {
     combo_kinds: [&'static [u8; COMBO_SUMS]; 2],
     /// Per colour, how many empty cells make each combination kind (`combo::*`).
     combo_counts: [[u32; combo::COUNT]; 2],
+    /// Per stone in `history` (same index): what its placement overwrote, so undo
+    /// restores it instead of recomputing (no pattern table lookups on undo).
+    undo_records: UndoRecords,
+    /// Index offsets of the cells within reach along the four lines, in `LINE_DIRS`
+    /// order.
+    line_offsets: [isize; LINE_CELLS],
     /// For every cell, the stones within two cells in both directions (a 5×5 square):
     /// the cells where moves are worth considering.
     nearby: Vec<u8>,
@@ -216,13 +317,14 @@ impl Board {
         let stride = width + 2 * HALF_LINE;
         let cell_count = stride * (height + 2 * HALF_LINE);
         let s = stride as isize;
+        let steps = [1, s, s + 1, s - 1];
         let mut board = Board {
             width,
             height,
             rule,
             table: pattern::table(rule),
             stride,
-            steps: [1, s, s + 1, s - 1],
+            steps,
             cells: vec![Cell::Wall; cell_count],
             codes: vec![[0; 4]; cell_count],
             patterns: vec![[[Pattern::Dead; 4]; 2]; cell_count],
@@ -234,6 +336,8 @@ impl Board {
                 [&COMBO_KINDS[0], &COMBO_KINDS[0]]
             },
             combo_counts: [[0; combo::COUNT]; 2],
+            undo_records: UndoRecords::default(),
+            line_offsets: std::array::from_fn(|i| LINE_STEPS[i] * steps[LINE_DIRS[i]]),
             nearby: vec![0; cell_count],
             square: square_offsets(s),
             stone_counts: [0; 2],
@@ -452,7 +556,6 @@ impl Board {
     /// opponent in an alternating game and the right side after a `BOARD` setup.
     pub fn place(&mut self, p: Pos, color: Color) {
         debug_assert!(self.is_empty(p), "place on a non-empty cell");
-        self.count_patterns(p, -1);
         self.cells[p.index()] = Cell::stone(color);
         self.hash ^= ZOBRIST[p.index()][color.index()];
         self.stone_counts[color.index()] += 1;
@@ -460,8 +563,9 @@ impl Board {
         for &d in &self.square {
             self.nearby[(p.0 as isize + d) as usize] += 1;
         }
-        let bits = Cell::stone(color) as u32;
-        self.update_lines(p, |code, shift| *code |= bits << shift);
+        self.update_lines(p, Cell::stone(color) as u32);
+        // After `update_lines` saved the counters for undo: `p` no longer counts.
+        self.count_patterns(p, -1);
         self.side_to_move = self.side_after_counts();
         self.debug_check();
     }
@@ -482,9 +586,18 @@ impl Board {
         for &d in &self.square {
             self.nearby[(p.0 as isize + d) as usize] -= 1;
         }
-        self.update_lines(p, |code, shift| *code &= !(3 << shift));
-        self.refresh_patterns(p);
-        self.count_patterns(p, 1);
+        // `p`'s own classes and sums were left as they were when it was empty, and are
+        // right again now; the cells along its lines and the counters come back from the
+        // record.
+        let record = self.undo_records.take(self.history.len());
+        for i in 0..LINE_CELLS {
+            let q = (p.0 as isize + self.line_offsets[i]) as usize;
+            self.codes[q][LINE_DIRS[i]] &= !(3 << LINE_SHIFTS[i]);
+            self.patterns[q] = record.patterns[i];
+            self.combo_sums[q] = record.combo_sums[i];
+        }
+        self.pattern_counts = record.pattern_counts;
+        self.combo_counts = record.combo_counts;
         self.side_to_move = self.side_after_counts();
         self.debug_check();
     }
@@ -518,43 +631,42 @@ impl Board {
         self.side_to_move = self.side_after_counts();
     }
 
-    /// Applies `edit` to the code slot that `p` occupies in each of the twenty cells
-    /// within reach along the four lines, and refreshes the patterns of the empty ones.
+    /// Sets `p`'s slot to `bits` (a stone) in the code of each of the cells within reach
+    /// along the four lines, and refreshes the classes, sums and counters of the empty
+    /// ones, saving what it overwrites in the undo record of this ply.
     #[inline(always)]
-    fn update_lines(&mut self, p: Pos, edit: impl Fn(&mut u32, u32)) {
-        for dir in 0..4 {
-            let step = self.steps[dir];
-            for k in 1..=HALF_LINE as isize {
-                // `p` sits at offset −k from the cell k steps ahead, +k from the one behind.
-                for (q, shift) in [
-                    (p.0 as isize + k * step, slot_shift(-(k as i32))),
-                    (p.0 as isize - k * step, slot_shift(k as i32)),
-                ] {
-                    let q = q as usize;
-                    edit(&mut self.codes[q][dir], shift);
-                    if self.cells[q] == Cell::Empty {
-                        let new = self.table.lookup(self.codes[q][dir]);
-                        let old = &mut self.patterns[q];
-                        let sums = &mut self.combo_sums[q];
-                        for c in 0..2 {
-                            let (was, now) = (old[c][dir] as usize, new[c] as usize);
-                            self.pattern_counts[c][was] -= 1;
-                            self.pattern_counts[c][now] += 1;
-                            old[c][dir] = new[c];
-                            // Most changes are between classes that cannot combine, and
-                            // most that can leave the cell's kind as it was: both tests
-                            // are predictable and spare the counters' read-modify-write.
-                            if COMBO_CODE[now] != COMBO_CODE[was] {
-                                let before = sums[c];
-                                let after = before + COMBO_CODE[now] - COMBO_CODE[was];
-                                sums[c] = after;
-                                let kinds = self.combo_kinds[c];
-                                let (kb, ka) = (kinds[before as usize], kinds[after as usize]);
-                                if kb != ka {
-                                    self.combo_counts[c][kb as usize] -= 1;
-                                    self.combo_counts[c][ka as usize] += 1;
-                                }
-                            }
+    fn update_lines(&mut self, p: Pos, bits: u32) {
+        // `p` is already in the history: its record is the last one.
+        let record = self.undo_records.slot(self.history.len() - 1);
+        record.pattern_counts = self.pattern_counts;
+        record.combo_counts = self.combo_counts;
+        for i in 0..LINE_CELLS {
+            let q = (p.0 as isize + self.line_offsets[i]) as usize;
+            let (dir, shift) = (LINE_DIRS[i], LINE_SHIFTS[i]);
+            record.patterns[i] = self.patterns[q];
+            record.combo_sums[i] = self.combo_sums[q];
+            self.codes[q][dir] |= bits << shift;
+            if self.cells[q] == Cell::Empty {
+                let new = self.table.lookup(self.codes[q][dir]);
+                let old = &mut self.patterns[q];
+                let sums = &mut self.combo_sums[q];
+                for c in 0..2 {
+                    let (was, now) = (old[c][dir] as usize, new[c] as usize);
+                    self.pattern_counts[c][was] -= 1;
+                    self.pattern_counts[c][now] += 1;
+                    old[c][dir] = new[c];
+                    // Most changes are between classes that cannot combine, and most that
+                    // can leave the cell's kind as it was: both tests are predictable and
+                    // spare the counters' read-modify-write.
+                    if COMBO_CODE[now] != COMBO_CODE[was] {
+                        let before = sums[c];
+                        let after = before + COMBO_CODE[now] - COMBO_CODE[was];
+                        sums[c] = after;
+                        let kinds = self.combo_kinds[c];
+                        let (kb, ka) = (kinds[before as usize], kinds[after as usize]);
+                        if kb != ka {
+                            self.combo_counts[c][kb as usize] -= 1;
+                            self.combo_counts[c][ka as usize] += 1;
                         }
                     }
                 }

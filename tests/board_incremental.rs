@@ -79,6 +79,10 @@ fn random_walk(width: usize, height: usize, rule: Rule, seed: u64, steps: usize)
             &board,
             &format!("{rule} {width}x{height} seed {seed} step {step}"),
         );
+        // Now and then carry on with a copy: a clone must undo moves made before it.
+        if step % 500 == 499 {
+            board = board.clone();
+        }
     }
     while board.move_count() > 0 {
         board.undo();
