@@ -6,12 +6,20 @@
 //!
 //! Incremental state, kept exact on make/undo:
 //! - `codes[pos][dir]`: the line code of the ten neighbours on each of the four lines,
-//!   for every cell (empty or not), updated by setting/clearing two bits in the twenty
+//!   for every cell (empty or not), updated by setting/clearing two bits in the forty
 //!   cells within reach of a move;
 //! - `patterns[pos]`: for every empty cell, the class black and white would make on each
 //!   line by playing there (one table lookup per line);
 //! - `pattern_counts[color][class]`: how many (empty cell, line) pairs have each class,
-//!   so "does the opponent have a five point?" is a counter test.
+//!   so "does the opponent have a five point?" is a counter test;
+//! - `combo_sums[pos][color]` and `combo_counts[color][kind]`: the lines of every empty
+//!   cell that can combine (open threes, fours), summed per cell, and how many cells make
+//!   each combination (four-three, four-four, double three, open or double four), so the
+//!   evaluation and the search read combination points from counters instead of scanning
+//!   the board.
+//!
+//! Undo restores rather than recomputes: a placement saves the counters and the classes
+//! of the forty cells along its lines in a per-ply record, so undo does no table lookups.
 
 use crate::pattern::{self, slot_shift, Cell, Pattern, PatternTable, HALF_LINE};
 use crate::types::{Color, Coord, Rule};
@@ -105,6 +113,161 @@ const PASS_KEY: u64 = 0x9d3f_71a2_c46b_e015;
 /// The per-cell class of each line for each colour: `[color][direction]`.
 pub type CellPatterns = [[Pattern; 4]; 2];
 
+/// A cell's lines that can combine, as one small sum per cell and colour: open threes in
+/// bits 0..3, fours in bits 3..6, open and double fours in bits 6..9, fives in bits 9..12
+/// (four lines at most, so no field overflows into the next). Adding and removing one
+/// line's class is one subtraction and one addition, cheap enough for make/undo.
+const COMBO_CODE: [u16; Pattern::COUNT] = [
+    0,      // Dead
+    0,      // Overline
+    0,      // One
+    0,      // Two
+    0,      // OpenTwo
+    0,      // Three
+    1,      // OpenThree
+    1 << 3, // Four
+    1 << 6, // OpenFour
+    1 << 6, // DoubleFour
+    1 << 9, // Five
+];
+/// Number of distinct combination sums (the table size of a kind lookup).
+const COMBO_SUMS: usize = 1 << 12;
+
+/// What one colour's lines make together on an empty cell, for the counters. The kinds
+/// are exclusive; the queries below add up the ones they need.
+mod combo {
+    /// Nothing counted (also any cell with a five: a five is counted by its class).
+    pub const NONE: usize = 0;
+    /// A four and one or more open threes on other lines.
+    pub const FOUR_THREE: usize = 1;
+    /// Two or more fours on different lines (and no open or double four, no five).
+    pub const FOUR_FOUR: usize = 2;
+    /// Two or more open threes and no four (never counted for renju black, whose double
+    /// threes are forbidden).
+    pub const DOUBLE_THREE: usize = 3;
+    /// An open four or a double four on one line, no five.
+    pub const BIG_FOUR: usize = 4;
+    pub const COUNT: usize = 5;
+}
+
+/// The combination kind of every sum; `double_threes` is false for renju black.
+fn combo_kinds(double_threes: bool) -> Box<[u8; COMBO_SUMS]> {
+    let mut kinds = Box::new([combo::NONE as u8; COMBO_SUMS]);
+    for (sum, kind) in kinds.iter_mut().enumerate() {
+        let (threes, fours, big, fives) = (sum & 7, (sum >> 3) & 7, (sum >> 6) & 7, sum >> 9);
+        *kind = if fives > 0 {
+            combo::NONE
+        } else if big > 0 {
+            combo::BIG_FOUR
+        } else if fours >= 2 {
+            combo::FOUR_FOUR
+        } else if fours == 1 && threes >= 1 {
+            combo::FOUR_THREE
+        } else if fours == 0 && threes >= 2 && double_threes {
+            combo::DOUBLE_THREE
+        } else {
+            combo::NONE
+        } as u8;
+    }
+    kinds
+}
+
+/// Kind tables: `[0]` counts double threes, `[1]` does not (renju black).
+static COMBO_KINDS: Lazy<[Box<[u8; COMBO_SUMS]>; 2]> =
+    Lazy::new(|| [combo_kinds(true), combo_kinds(false)]);
+
+/// Cells whose line code a move changes: `HALF_LINE` on each side along four lines.
+const LINE_CELLS: usize = 8 * HALF_LINE;
+/// For each of those cells: its line (direction index), its distance from the move in
+/// steps of that line, and the bit position of the move's slot in its line code (the
+/// move sits at offset −k from the cell k steps ahead, +k from the one behind).
+const LINE_DIRS: [usize; LINE_CELLS] = {
+    let mut out = [0; LINE_CELLS];
+    let mut i = 0;
+    while i < LINE_CELLS {
+        out[i] = i / (2 * HALF_LINE);
+        i += 1;
+    }
+    out
+};
+const LINE_STEPS: [isize; LINE_CELLS] = {
+    let mut out = [0; LINE_CELLS];
+    let mut i = 0;
+    while i < LINE_CELLS {
+        let k = (i % (2 * HALF_LINE) / 2 + 1) as isize;
+        out[i] = if i % 2 == 0 { k } else { -k };
+        i += 1;
+    }
+    out
+};
+const LINE_SHIFTS: [u32; LINE_CELLS] = {
+    let mut out = [0; LINE_CELLS];
+    let mut i = 0;
+    while i < LINE_CELLS {
+        out[i] = slot_shift(-(LINE_STEPS[i] as i32));
+        i += 1;
+    }
+    out
+};
+
+/// The state a placement overwrites besides the stone itself: the counters, and the
+/// classes and combination sums of the cells along its lines in `LINE_DIRS` order.
+#[derive(Clone, Copy)]
+struct UndoRecord {
+    pattern_counts: [[u32; Pattern::COUNT]; 2],
+    combo_counts: [[u32; combo::COUNT]; 2],
+    patterns: [CellPatterns; LINE_CELLS],
+    combo_sums: [[u16; 2]; LINE_CELLS],
+}
+
+/// The undo records, as a pool indexed by ply: a placement overwrites its slot in place
+/// (growing the pool only the first time a ply is reached), so no record is built on the
+/// stack and copied. The slots beyond the history are leftovers, not copied by `clone`.
+#[derive(Default)]
+struct UndoRecords {
+    slots: Vec<UndoRecord>,
+    /// The plies in use (the history's length).
+    used: usize,
+}
+
+impl UndoRecords {
+    /// The slot of `ply`, grown into existence if the pool is too short; marks the plies
+    /// up to it in use.
+    #[inline(always)]
+    fn slot(&mut self, ply: usize) -> &mut UndoRecord {
+        if ply >= self.slots.len() {
+            self.slots.resize(ply + 1, UndoRecord::EMPTY);
+        }
+        self.used = ply + 1;
+        &mut self.slots[ply]
+    }
+
+    /// The record of `ply`, which is being undone: the plies in use end before it.
+    #[inline(always)]
+    fn take(&mut self, ply: usize) -> &UndoRecord {
+        self.used = ply;
+        &self.slots[ply]
+    }
+}
+
+impl Clone for UndoRecords {
+    fn clone(&self) -> Self {
+        UndoRecords {
+            slots: self.slots[..self.used].to_vec(),
+            used: self.used,
+        }
+    }
+}
+
+impl UndoRecord {
+    const EMPTY: UndoRecord = UndoRecord {
+        pattern_counts: [[0; Pattern::COUNT]; 2],
+        combo_counts: [[0; combo::COUNT]; 2],
+        patterns: [[[Pattern::Dead; 4]; 2]; LINE_CELLS],
+        combo_sums: [[0; 2]; LINE_CELLS],
+    };
+}
+
 #[derive(Clone)]
 pub struct Board {
     width: usize,
@@ -119,6 +282,19 @@ pub struct Board {
     codes: Vec<[u32; 4]>,
     patterns: Vec<CellPatterns>,
     pattern_counts: [[u32; Pattern::COUNT]; 2],
+    /// Per cell and colour, the `COMBO_CODE` sum of its four line classes (kept for
+    /// empty cells, stale under stones like `patterns`).
+    combo_sums: Vec<[u16; 2]>,
+    /// Per colour, the kind table of the rule (renju black counts no double three).
+    combo_kinds: [&'static [u8; COMBO_SUMS]; 2],
+    /// Per colour, how many empty cells make each combination kind (`combo::*`).
+    combo_counts: [[u32; combo::COUNT]; 2],
+    /// Per stone in `history` (same index): what its placement overwrote, so undo
+    /// restores it instead of recomputing (no pattern table lookups on undo).
+    undo_records: UndoRecords,
+    /// Index offsets of the cells within reach along the four lines, in `LINE_DIRS`
+    /// order.
+    line_offsets: [isize; LINE_CELLS],
     /// For every cell, the stones within two cells in both directions (a 5×5 square):
     /// the cells where moves are worth considering.
     nearby: Vec<u8>,
@@ -141,17 +317,27 @@ impl Board {
         let stride = width + 2 * HALF_LINE;
         let cell_count = stride * (height + 2 * HALF_LINE);
         let s = stride as isize;
+        let steps = [1, s, s + 1, s - 1];
         let mut board = Board {
             width,
             height,
             rule,
             table: pattern::table(rule),
             stride,
-            steps: [1, s, s + 1, s - 1],
+            steps,
             cells: vec![Cell::Wall; cell_count],
             codes: vec![[0; 4]; cell_count],
             patterns: vec![[[Pattern::Dead; 4]; 2]; cell_count],
             pattern_counts: [[0; Pattern::COUNT]; 2],
+            combo_sums: vec![[0; 2]; cell_count],
+            combo_kinds: if rule == Rule::Renju {
+                [&COMBO_KINDS[1], &COMBO_KINDS[0]]
+            } else {
+                [&COMBO_KINDS[0], &COMBO_KINDS[0]]
+            },
+            combo_counts: [[0; combo::COUNT]; 2],
+            undo_records: UndoRecords::default(),
+            line_offsets: std::array::from_fn(|i| LINE_STEPS[i] * steps[LINE_DIRS[i]]),
             nearby: vec![0; cell_count],
             square: square_offsets(s),
             stone_counts: [0; 2],
@@ -309,6 +495,31 @@ impl Board {
         self.pattern_counts[color.index()][class as usize]
     }
 
+    /// Empty cells where `color` makes a four together with an open three or a second
+    /// four on other lines (a four-three or four-four point), with no open four, double
+    /// four or five on any line of the cell.
+    #[inline]
+    pub fn four_three_cells(&self, color: Color) -> u32 {
+        let counts = &self.combo_counts[color.index()];
+        counts[combo::FOUR_THREE] + counts[combo::FOUR_FOUR]
+    }
+
+    /// Empty cells where `color` makes two or more open threes and no four (renju black:
+    /// always 0, its double threes are forbidden).
+    #[inline]
+    pub fn double_three_cells(&self, color: Color) -> u32 {
+        self.combo_counts[color.index()][combo::DOUBLE_THREE]
+    }
+
+    /// Empty cells where `color` makes a winning four (an open four, a double four or
+    /// fours on two lines) and no five: `movegen::threat_of` is `WinningFour` there.
+    /// Renju forbidden points are not excluded.
+    #[inline]
+    pub fn winning_four_cells(&self, color: Color) -> u32 {
+        let counts = &self.combo_counts[color.index()];
+        counts[combo::FOUR_FOUR] + counts[combo::BIG_FOUR]
+    }
+
     /// Stones within two cells of `p` (in both directions).
     #[inline]
     pub fn stones_nearby(&self, p: Pos) -> u8 {
@@ -345,7 +556,6 @@ impl Board {
     /// opponent in an alternating game and the right side after a `BOARD` setup.
     pub fn place(&mut self, p: Pos, color: Color) {
         debug_assert!(self.is_empty(p), "place on a non-empty cell");
-        self.count_patterns(p, -1);
         self.cells[p.index()] = Cell::stone(color);
         self.hash ^= ZOBRIST[p.index()][color.index()];
         self.stone_counts[color.index()] += 1;
@@ -353,8 +563,9 @@ impl Board {
         for &d in &self.square {
             self.nearby[(p.0 as isize + d) as usize] += 1;
         }
-        let bits = Cell::stone(color) as u32;
-        self.update_lines(p, |code, shift| *code |= bits << shift);
+        self.update_lines(p, Cell::stone(color) as u32);
+        // After `update_lines` saved the counters for undo: `p` no longer counts.
+        self.count_patterns(p, -1);
         self.side_to_move = self.side_after_counts();
         self.debug_check();
     }
@@ -375,9 +586,18 @@ impl Board {
         for &d in &self.square {
             self.nearby[(p.0 as isize + d) as usize] -= 1;
         }
-        self.update_lines(p, |code, shift| *code &= !(3 << shift));
-        self.refresh_patterns(p);
-        self.count_patterns(p, 1);
+        // `p`'s own classes and sums were left as they were when it was empty, and are
+        // right again now; the cells along its lines and the counters come back from the
+        // record.
+        let record = self.undo_records.take(self.history.len());
+        for i in 0..LINE_CELLS {
+            let q = (p.0 as isize + self.line_offsets[i]) as usize;
+            self.codes[q][LINE_DIRS[i]] &= !(3 << LINE_SHIFTS[i]);
+            self.patterns[q] = record.patterns[i];
+            self.combo_sums[q] = record.combo_sums[i];
+        }
+        self.pattern_counts = record.pattern_counts;
+        self.combo_counts = record.combo_counts;
         self.side_to_move = self.side_after_counts();
         self.debug_check();
     }
@@ -411,27 +631,42 @@ impl Board {
         self.side_to_move = self.side_after_counts();
     }
 
-    /// Applies `edit` to the code slot that `p` occupies in each of the twenty cells
-    /// within reach along the four lines, and refreshes the patterns of the empty ones.
+    /// Sets `p`'s slot to `bits` (a stone) in the code of each of the cells within reach
+    /// along the four lines, and refreshes the classes, sums and counters of the empty
+    /// ones, saving what it overwrites in the undo record of this ply.
     #[inline(always)]
-    fn update_lines(&mut self, p: Pos, edit: impl Fn(&mut u32, u32)) {
-        for dir in 0..4 {
-            let step = self.steps[dir];
-            for k in 1..=HALF_LINE as isize {
-                // `p` sits at offset −k from the cell k steps ahead, +k from the one behind.
-                for (q, shift) in [
-                    (p.0 as isize + k * step, slot_shift(-(k as i32))),
-                    (p.0 as isize - k * step, slot_shift(k as i32)),
-                ] {
-                    let q = q as usize;
-                    edit(&mut self.codes[q][dir], shift);
-                    if self.cells[q] == Cell::Empty {
-                        let new = self.table.lookup(self.codes[q][dir]);
-                        let old = &mut self.patterns[q];
-                        for c in 0..2 {
-                            self.pattern_counts[c][old[c][dir] as usize] -= 1;
-                            self.pattern_counts[c][new[c] as usize] += 1;
-                            old[c][dir] = new[c];
+    fn update_lines(&mut self, p: Pos, bits: u32) {
+        // `p` is already in the history: its record is the last one.
+        let record = self.undo_records.slot(self.history.len() - 1);
+        record.pattern_counts = self.pattern_counts;
+        record.combo_counts = self.combo_counts;
+        for i in 0..LINE_CELLS {
+            let q = (p.0 as isize + self.line_offsets[i]) as usize;
+            let (dir, shift) = (LINE_DIRS[i], LINE_SHIFTS[i]);
+            record.patterns[i] = self.patterns[q];
+            record.combo_sums[i] = self.combo_sums[q];
+            self.codes[q][dir] |= bits << shift;
+            if self.cells[q] == Cell::Empty {
+                let new = self.table.lookup(self.codes[q][dir]);
+                let old = &mut self.patterns[q];
+                let sums = &mut self.combo_sums[q];
+                for c in 0..2 {
+                    let (was, now) = (old[c][dir] as usize, new[c] as usize);
+                    self.pattern_counts[c][was] -= 1;
+                    self.pattern_counts[c][now] += 1;
+                    old[c][dir] = new[c];
+                    // Most changes are between classes that cannot combine, and most that
+                    // can leave the cell's kind as it was: both tests are predictable and
+                    // spare the counters' read-modify-write.
+                    if COMBO_CODE[now] != COMBO_CODE[was] {
+                        let before = sums[c];
+                        let after = before + COMBO_CODE[now] - COMBO_CODE[was];
+                        sums[c] = after;
+                        let kinds = self.combo_kinds[c];
+                        let (kb, ka) = (kinds[before as usize], kinds[after as usize]);
+                        if kb != ka {
+                            self.combo_counts[c][kb as usize] -= 1;
+                            self.combo_counts[c][ka as usize] += 1;
                         }
                     }
                 }
@@ -439,13 +674,18 @@ impl Board {
         }
     }
 
-    /// Recomputes the four line classes of the empty cell `p` from its codes.
+    /// Recomputes the four line classes of the empty cell `p` from its codes, and their
+    /// combination sums.
     fn refresh_patterns(&mut self, p: Pos) {
+        let mut sums = [0u16; 2];
         for dir in 0..4 {
             let [b, w] = self.table.lookup(self.codes[p.index()][dir]);
             self.patterns[p.index()][0][dir] = b;
             self.patterns[p.index()][1][dir] = w;
+            sums[0] += COMBO_CODE[b as usize];
+            sums[1] += COMBO_CODE[w as usize];
         }
+        self.combo_sums[p.index()] = sums;
     }
 
     /// Adds (`sign` = 1) or removes (−1) the classes of cell `p` from the counters.
@@ -456,6 +696,8 @@ impl Board {
                 self.pattern_counts[c][class] =
                     (self.pattern_counts[c][class] as i32 + sign) as u32;
             }
+            let kind = self.combo_kinds[c][self.combo_sums[p.index()][c] as usize] as usize;
+            self.combo_counts[c][kind] = (self.combo_counts[c][kind] as i32 + sign) as u32;
         }
     }
 
@@ -500,7 +742,24 @@ impl Board {
             return Err("hash differs from recomputation".into());
         }
         let mut counts = [[0u32; Pattern::COUNT]; 2];
+        let mut combos = [[0u32; combo::COUNT]; 2];
         for p in self.positions() {
+            if self.is_empty(p) {
+                for c in 0..2 {
+                    let sum: u16 = (0..4)
+                        .map(|dir| {
+                            COMBO_CODE[self.table.lookup(self.compute_code(p, dir))[c] as usize]
+                        })
+                        .sum();
+                    if sum != self.combo_sums[p.index()][c] {
+                        return Err(format!(
+                            "combination sum of {} colour {c} differs",
+                            self.coord(p)
+                        ));
+                    }
+                    combos[c][self.combo_kinds[c][sum as usize] as usize] += 1;
+                }
+            }
             for dir in 0..4 {
                 let code = self.compute_code(p, dir);
                 if code != self.codes[p.index()][dir] {
@@ -522,6 +781,9 @@ impl Board {
         }
         if counts != self.pattern_counts {
             return Err("pattern counts differ from recomputation".into());
+        }
+        if combos != self.combo_counts {
+            return Err("combination counts differ from recomputation".into());
         }
         for p in self.positions() {
             let c = self.coord(p);

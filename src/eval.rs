@@ -3,8 +3,8 @@
 //! The board keeps, for each colour, how many (empty cell, line) pairs carry each pattern
 //! class, so most of this evaluation is a dot product of eleven counts per colour, exact
 //! after every make/undo. On top come the cells where one colour combines lines (a
-//! four-three or a double three: found by a scan that the counters skip when no cell can
-//! hold one) and two terms for who moves: the side to move's own combination against an
+//! four-three or a double three: also counted by the board on make/undo) and two terms
+//! for who moves: the side to move's own combination against an
 //! opponent without fours, and an opponent's open three it must answer.
 
 use crate::board::Board;
@@ -128,45 +128,12 @@ impl EvalWeights {
 /// and those where it makes a double three: `[color][0 = four-three, 1 = double three]`.
 /// Renju black's double threes are forbidden and not counted.
 ///
-/// Gated by the counters: a combination needs two lines of at least a three-class
-/// (open three or four) on one cell, so a colour with fewer such pairs has none and the
-/// board is not scanned for it.
+/// The board keeps both counts incrementally over every empty cell. The evaluation used
+/// to scan only cells with a stone within two cells; the others hold no open three or
+/// four on any line (tests/board_incremental.rs checks this over every line code), so the
+/// counts are the same.
 fn combo_cells(board: &Board) -> [[u32; 2]; 2] {
-    let mut out = [[0u32; 2]; 2];
-    let needs_scan = |c: Color| {
-        board.pattern_count(c, Pattern::OpenThree) + board.pattern_count(c, Pattern::Four) >= 2
-    };
-    let scan = [needs_scan(Color::Black), needs_scan(Color::White)];
-    if !scan[0] && !scan[1] {
-        return out;
-    }
-    // Per line class: fours in bits 4..8, open threes in bits 0..4, and anything that
-    // already wins on one line (open four, double four, five) in bits 8.. (such a cell
-    // is valued by its class weight, not as a combination).
-    const CODE: [u16; Pattern::COUNT] = [0, 0, 0, 0, 0, 0, 1, 1 << 4, 1 << 8, 1 << 8, 1 << 8];
-    let renju = board.rule() == crate::types::Rule::Renju;
-    for p in board.positions() {
-        if !board.is_empty(p) || board.stones_nearby(p) == 0 {
-            continue;
-        }
-        let cell = board.cell_patterns(p);
-        for c in 0..2 {
-            if !scan[c] {
-                continue;
-            }
-            let s: u16 = cell[c].iter().map(|&class| CODE[class as usize]).sum();
-            if s >> 8 != 0 {
-                continue;
-            }
-            let (fours, threes) = ((s >> 4) & 15, s & 15);
-            if fours >= 1 && fours + threes >= 2 {
-                out[c][0] += 1;
-            } else if fours == 0 && threes >= 2 && !(renju && c == 0) {
-                out[c][1] += 1;
-            }
-        }
-    }
-    out
+    Color::BOTH.map(|c| [board.four_three_cells(c), board.double_three_cells(c)])
 }
 
 /// Whether `color` can make a four (or better) somewhere.

@@ -175,12 +175,26 @@ pub fn keep_best(list: &mut MoveList, keep: usize) {
 /// The cells where `color` makes five.
 pub fn five_points(board: &Board, color: Color) -> SmallVec<[Pos; 4]> {
     let mut out = SmallVec::new();
-    if !board.has_five_point(color) {
+    // The (cell, line) pairs with a five not yet found: the scan stops at the last five
+    // point instead of reading the rest of the board (every forced node asks this).
+    let mut left = board.pattern_count(color, Pattern::Five);
+    if left == 0 {
         return out;
     }
     for p in board.positions() {
-        if board.is_empty(p) && board.cell_patterns(p)[color.index()].contains(&Pattern::Five) {
+        if !board.is_empty(p) {
+            continue;
+        }
+        let fives = board.cell_patterns(p)[color.index()]
+            .iter()
+            .filter(|&&class| class == Pattern::Five)
+            .count() as u32;
+        if fives > 0 {
             out.push(p);
+            left -= fives;
+            if left == 0 {
+                break;
+            }
         }
     }
     out

@@ -1309,17 +1309,15 @@ fn has_decisive_four(board: &mut Board, color: Color) -> bool {
     if board.rule() == Rule::Caro {
         return false;
     }
-    let quick = board.pattern_count(color, Pattern::OpenFour) > 0
-        || board.pattern_count(color, Pattern::DoubleFour) > 0
-        || board.pattern_count(color, Pattern::Four) >= 2;
-    if !quick {
+    // The board counts the empty cells where `threat_of` is `WinningFour`.
+    if board.winning_four_cells(color) == 0 {
         return false;
+    }
+    if board.rule() != Rule::Renju || color != Color::Black {
+        return true;
     }
     let is_winning_four =
         |b: &Board, p: Pos| b.is_empty(p) && movegen::threat_of(b, p, color) == Threat::WinningFour;
-    if board.rule() != Rule::Renju || color != Color::Black {
-        return board.positions().any(|p| is_winning_four(board, p));
-    }
     // Renju black: the cell must also not be forbidden (which needs the board mutably).
     let cells: Vec<Pos> = board
         .positions()

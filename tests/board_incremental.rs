@@ -1,10 +1,62 @@
-//! Incremental board state (line codes, patterns, counts, hash) equals a recomputation
-//! after long random make/undo runs, on every rule and on odd board shapes.
+//! Incremental board state (line codes, patterns, counts, combination counts, hash)
+//! equals a recomputation after long random make/undo runs, on every rule and on odd
+//! board shapes.
 
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 use wuzi::board::{Board, Pos};
-use wuzi::types::Rule;
+use wuzi::movegen::{threat_of, Threat};
+use wuzi::pattern::{self, slot_shift, Cell, Pattern, CODE_COUNT};
+use wuzi::types::{Color, Rule};
+
+/// The combination cells as the evaluation first found them, by scanning the board:
+/// `[four-three, double three, winning four]` per colour. Written independently of the
+/// board's counters (the scan the evaluation used, and `threat_of` for winning fours).
+fn scanned_combinations(board: &Board) -> [[u32; 3]; 2] {
+    let mut out = [[0u32; 3]; 2];
+    const CODE: [u16; Pattern::COUNT] = [0, 0, 0, 0, 0, 0, 1, 1 << 4, 1 << 8, 1 << 8, 1 << 8];
+    let renju = board.rule() == Rule::Renju;
+    for p in board.positions() {
+        if !board.is_empty(p) {
+            continue;
+        }
+        for color in Color::BOTH {
+            let c = color.index();
+            if threat_of(board, p, color) == Threat::WinningFour {
+                out[c][2] += 1;
+            }
+            // The evaluation skipped cells without a stone within two cells.
+            if board.stones_nearby(p) == 0 {
+                continue;
+            }
+            let s: u16 = board.cell_patterns(p)[c]
+                .iter()
+                .map(|&class| CODE[class as usize])
+                .sum();
+            if s >> 8 != 0 {
+                continue;
+            }
+            let (fours, threes) = ((s >> 4) & 15, s & 15);
+            if fours >= 1 && fours + threes >= 2 {
+                out[c][0] += 1;
+            } else if fours == 0 && threes >= 2 && !(renju && color == Color::Black) {
+                out[c][1] += 1;
+            }
+        }
+    }
+    out
+}
+
+fn check_combinations(board: &Board, what: &str) {
+    let counted = Color::BOTH.map(|c| {
+        [
+            board.four_three_cells(c),
+            board.double_three_cells(c),
+            board.winning_four_cells(c),
+        ]
+    });
+    assert_eq!(counted, scanned_combinations(board), "{what}\n{board}");
+}
 
 fn random_walk(width: usize, height: usize, rule: Rule, seed: u64, steps: usize) {
     let mut board = Board::new(width, height, rule).unwrap();
@@ -22,6 +74,14 @@ fn random_walk(width: usize, height: usize, rule: Rule, seed: u64, steps: usize)
             if let Err(e) = board.verify_incremental_state() {
                 panic!("{rule} {width}x{height} seed {seed} step {step}: {e}\n{board}");
             }
+        }
+        check_combinations(
+            &board,
+            &format!("{rule} {width}x{height} seed {seed} step {step}"),
+        );
+        // Now and then carry on with a copy: a clone must undo moves made before it.
+        if step % 500 == 499 {
+            board = board.clone();
         }
     }
     while board.move_count() > 0 {
@@ -45,4 +105,82 @@ fn incremental_state_matches_recomputation_on_small_and_rectangular_boards() {
     random_walk(32, 7, Rule::Standard, 2, 2000);
     random_walk(6, 32, Rule::Caro, 3, 2000);
     random_walk(32, 32, Rule::Renju, 4, 1500);
+}
+
+/// Walks that build threats: each move is taken among the cells next to the stones, so
+/// lines fill up and the combination points (four-threes, double threes, renju black's
+/// forbidden double threes, double fours) appear far more often than at random.
+/// Returns how many combination cells it met (four-three, double three, winning four).
+fn dense_walk(size: usize, rule: Rule, seed: u64, steps: usize) -> [u32; 3] {
+    let mut board = Board::new(size, size, rule).unwrap();
+    let mut rng = StdRng::seed_from_u64(seed);
+    let mut seen = [0u32; 3];
+    for step in 0..steps {
+        let near: Vec<Pos> = board
+            .positions()
+            .filter(|&p| {
+                board.is_empty(p) && (board.move_count() == 0 || board.stones_nearby(p) > 0)
+            })
+            .collect();
+        if !near.is_empty() && (board.move_count() < 4 || rng.gen_bool(0.6)) {
+            board.make(near[rng.gen_range(0..near.len())]);
+        } else {
+            board.undo();
+        }
+        if let Err(e) = board.verify_incremental_state() {
+            panic!("{rule} {size}x{size} seed {seed} step {step}: {e}\n{board}");
+        }
+        check_combinations(&board, &format!("{rule} dense seed {seed} step {step}"));
+        for c in Color::BOTH {
+            seen[0] += board.four_three_cells(c);
+            seen[1] += board.double_three_cells(c);
+            seen[2] += board.winning_four_cells(c);
+        }
+    }
+    seen
+}
+
+#[test]
+fn combination_counts_match_a_scan_in_threat_rich_walks() {
+    for (i, rule) in Rule::ALL.into_iter().enumerate() {
+        let mut seen = [0u32; 3];
+        for seed in 0..4 {
+            let walk = dense_walk(15, rule, 100 * i as u64 + seed, 600);
+            (0..3).for_each(|k| seen[k] += walk[k]);
+        }
+        // The walks must have exercised every counter, or they prove little (renju
+        // black's double threes are never counted, white's are).
+        assert!(
+            seen.iter().all(|&n| n > 0),
+            "{rule}: combinations seen {seen:?}"
+        );
+    }
+    dense_walk(7, Rule::Renju, 77, 600);
+}
+
+/// A cell with no stone within two cells holds no open three and nothing stronger on any
+/// line, for either colour under any rule: the evaluation's old scan skipped such cells,
+/// the board's counters include them, and this is why the two agree.
+#[test]
+fn cells_without_near_stones_make_no_three_or_four() {
+    let is_stone = |code: u32, offset: i32| {
+        matches!(
+            Cell::from_bits(code >> slot_shift(offset)),
+            Cell::Black | Cell::White
+        )
+    };
+    for rule in Rule::ALL {
+        let table = pattern::table(rule);
+        for code in 0..CODE_COUNT as u32 {
+            if [-2, -1, 1, 2].iter().any(|&o| is_stone(code, o)) {
+                continue;
+            }
+            for class in table.lookup(code) {
+                assert!(
+                    class < Pattern::OpenThree,
+                    "{rule} code {code:#x}: {class:?}"
+                );
+            }
+        }
+    }
 }
