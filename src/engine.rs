@@ -16,6 +16,10 @@ use std::fmt;
 use std::sync::atomic::AtomicBool;
 use std::time::Instant;
 
+/// Depth of the search that chooses a colour in swap2: even, as the opening lists'
+/// balance is measured (see `Engine::swap2`).
+const SWAP2_CHOICE_DEPTH: i32 = 6;
+
 /// Values set by `INFO` (PROTOCOL.md §3). Times in milliseconds, memory in bytes.
 #[derive(Clone, Debug)]
 pub struct Settings {
@@ -414,33 +418,31 @@ impl Engine {
         for &c in stones {
             board.play(c)?;
         }
-        let booked = match stones.len() {
-            3 | 5 => self.book_move(&board),
-            _ => None,
-        };
         let reply = match stones.len() {
             0 => Swap2Reply::Place(
                 self.balanced_book_opening(&board)
                     .unwrap_or_else(|| search::swap2_opening(&board)),
             ),
-            // The book's value decides as the search's would: swap when the side to move
-            // stands worse; else play the book move.
-            3 | 5 if booked.is_some_and(|m| m.value < 0) => Swap2Reply::Swap,
-            3 | 5 if booked.is_some() => {
-                Swap2Reply::Place(booked.map(|m| m.best).into_iter().collect())
-            }
             3 | 5 => {
-                // We would play the side to move (white after 3 stones, black... after 5
-                // stones white moves; after 3 we may also swap to black). Swap when the
-                // side to move stands worse than the side that just moved.
-                // A colour choice deserves a real look but must leave time for the move.
-                let limits = self.limits_for(&board, started, 0.5);
+                // Swap when the side to move stands worse than the side that just moved.
+                // The colour is chosen by a search to a fixed even depth, the measure the
+                // opening lists are balanced by: the static value favours whoever moves at
+                // the leaves, so values of mixed depths (a clock-bound search's, or the
+                // book's, whose leaves all have black to move) carry a bias of a few
+                // hundred and would make every choice the same (openings/README.md).
+                // Half the move's time at most: the move itself must still fit.
+                let mut limits = self.limits_for(&board, started, 0.5);
+                limits.max_depth = limits.max_depth.min(SWAP2_CHOICE_DEPTH);
                 let mut scratch = board.clone();
                 let outcome = self.search.evaluate(&mut scratch, limits, stop);
                 if outcome.value < 0 {
                     Swap2Reply::Swap
                 } else {
-                    Swap2Reply::Place(vec![scratch.coord(outcome.best)])
+                    // Staying: the book's move when it knows the position.
+                    let best = self
+                        .book_move(&board)
+                        .map_or(outcome.best, |m| board.pos(m.best).unwrap_or(outcome.best));
+                    Swap2Reply::Place(vec![board.coord(best)])
                 }
             }
             n => return Err(EngineError::BadSwap2Count(n)),

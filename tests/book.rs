@@ -272,23 +272,33 @@ fn book_off_by_config_gives_the_search_move() {
 }
 
 #[test]
-fn swap2_uses_the_book_value() {
-    // Three stones valued +40 for white (to move): white stays and plays the book move.
-    let stay = "board 0 15\nh8,j10 i9 g7 40 6\n";
-    // The same stones valued -40: white is worse, so swap.
-    let swap = "board 0 15\nh8,j10 i9 g7 -40 6\n";
+fn swap2_chooses_the_colour_by_search_and_stays_with_the_book_move() {
+    // White (to move) holds the centre between black's two diagonal stones: no reason to
+    // give up white. The book knows the position and its move is played, whatever value
+    // the book gives (book values carry the leaf-parity bias; the search decides).
     let stones = cells(&[(7, 7), (8, 8), (9, 9)]);
     let stop = AtomicBool::new(false);
-    let mut engine = engine_with_book(stay, "stay");
+    for (tag, book) in [
+        ("plus", "board 0 15\nh8,j10 i9 g7 40 6\n"),
+        ("minus", "board 0 15\nh8,j10 i9 g7 -40 6\n"),
+    ] {
+        let mut engine = engine_with_book(book, tag);
+        engine.start(15, 15).unwrap();
+        assert_eq!(
+            engine.swap2(&stones, Instant::now(), &stop).unwrap(),
+            Swap2Reply::Place(vec![Coord::new(6, 6)]),
+            "book value {tag}"
+        );
+    }
+    // Black's two stones side by side in the centre against a white stone in the corner:
+    // white stands worse, so we swap and take black.
+    let mut engine = Engine::new();
+    engine.settings_mut().timeout_turn = 5_000;
     engine.start(15, 15).unwrap();
     assert_eq!(
-        engine.swap2(&stones, Instant::now(), &stop).unwrap(),
-        Swap2Reply::Place(vec![Coord::new(6, 6)])
-    );
-    let mut engine = engine_with_book(swap, "swap");
-    engine.start(15, 15).unwrap();
-    assert_eq!(
-        engine.swap2(&stones, Instant::now(), &stop).unwrap(),
+        engine
+            .swap2(&cells(&[(7, 7), (0, 0), (8, 7)]), Instant::now(), &stop)
+            .unwrap(),
         Swap2Reply::Swap
     );
     // An empty board: three stones of a balanced book position, black-white-black.
