@@ -29,6 +29,7 @@ use crate::threat;
 use crate::types::{Color, Coord, Rule};
 use std::collections::BTreeMap;
 use std::sync::atomic::AtomicBool;
+use std::time::Instant;
 
 /// The books compiled into the engine.
 pub const EMBEDDED: &[&str] = &[
@@ -299,7 +300,9 @@ const FORCED_CHECK_NODES: u64 = 20_000;
 /// Whether the position has a forced result the book must not override: the side to
 /// move has a five point or a threat-space win (fours, and threes), or the opponent has
 /// one that must be defended (a five point, a winning four, a threat-space win).
-pub fn is_forced(board: &Board) -> bool {
+/// In play the checks run on the move's clock: once `deadline` has passed, the answer is
+/// "forced" (unknown), so the search, under the time manager, decides.
+pub fn is_forced(board: &Board, deadline: Option<Instant>) -> bool {
     let us = board.side_to_move();
     let them = us.opponent();
     if board.has_five_point(us) || board.has_five_point(them) {
@@ -310,20 +313,21 @@ pub fn is_forced(board: &Board) -> bool {
         level,
         max_nodes: FORCED_CHECK_NODES,
         max_depth: 30,
-        deadline: None,
+        deadline,
         stop: None,
     };
+    let out_of_time = || deadline.is_some_and(|d| Instant::now() >= d);
     for level in [threat::Level::Vcf, threat::Level::Vct] {
-        if threat::find_win(&mut scratch, us, &limits(level)).is_some() {
+        if threat::find_win(&mut scratch, us, &limits(level)).is_some() || out_of_time() {
             return true;
         }
         // The opponent's win as if it moved now, VCF first (a four chain is the cheapest
         // thing to miss). Any answer but "no win" means the search must choose.
-        if threat::find_win(&mut scratch, them, &limits(level)).is_some() {
+        if threat::find_win(&mut scratch, them, &limits(level)).is_some() || out_of_time() {
             return true;
         }
     }
-    threat::defences(&mut scratch, us, &limits(threat::Level::Vct)).is_some()
+    threat::defences(&mut scratch, us, &limits(threat::Level::Vct)).is_some() || out_of_time()
 }
 
 /// How a book is built.
@@ -471,7 +475,7 @@ impl Builder<'_> {
     fn expand(&mut self, n: usize) {
         self.nodes[n].expanded = true;
         let board = self.nodes[n].board.clone();
-        if is_forced(&board) {
+        if is_forced(&board, None) {
             return; // decided positions are left to the search
         }
         let (value, choice) = self.search(&board, self.options.depth);

@@ -14,11 +14,13 @@ use crate::time::{Budget, Clock, GameProgress, SystemClock, TimeControl, TimeMan
 use crate::types::{Color, Coord, Rule};
 use std::fmt;
 use std::sync::atomic::AtomicBool;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 /// Depth of the search that chooses a colour in swap2: even, as the opening lists'
 /// balance is measured (see `Engine::swap2`).
 const SWAP2_CHOICE_DEPTH: i32 = 6;
+/// The book's check for a forced result may use 1/N of the move's optimum time.
+const BOOK_CHECK_SHARE_OF_OPTIMUM: u64 = 4;
 
 /// Values set by `INFO` (PROTOCOL.md §3). Times in milliseconds, memory in bytes.
 #[derive(Clone, Debug)]
@@ -307,7 +309,7 @@ impl Engine {
         }
         // A book move answers a one-line request; an analysis of several lines searches.
         if multi_pv == 1 {
-            if let Some(m) = self.book_move(board) {
+            if let Some(m) = self.book_move(board, started) {
                 report(&SearchEvent::Note(format!(
                     "book {} value {} depth {}",
                     m.best.to_pos_notation(),
@@ -341,10 +343,17 @@ impl Engine {
     }
 
     /// The book's move for the position, unless the position has a forced result (a win
-    /// to take or one to stop), which only the search may answer.
-    fn book_move(&self, board: &Board) -> Option<BookMove> {
+    /// to take or one to stop), which only the search may answer. The check for one may
+    /// use a share of the move's optimum time (from `started`, when the command was
+    /// read); when it runs out, the search decides within what is left.
+    fn book_move(&self, board: &Board, started: Instant) -> Option<BookMove> {
         let found = self.books.iter().find_map(|b| b.lookup(board))?;
-        (!book::is_forced(board)).then_some(found)
+        let optimum_ms = self
+            .limits_for(board, started, 1.0)
+            .time
+            .map_or(0, |tm| tm.budget().optimum_ms);
+        let deadline = started + Duration::from_millis(optimum_ms / BOOK_CHECK_SHARE_OF_OPTIMUM);
+        (!book::is_forced(board, Some(deadline))).then_some(found)
     }
 
     /// The books in use (for tools and tests).
@@ -440,7 +449,7 @@ impl Engine {
                 } else {
                     // Staying: the book's move when it knows the position.
                     let best = self
-                        .book_move(&board)
+                        .book_move(&board, started)
                         .map_or(outcome.best, |m| board.pos(m.best).unwrap_or(outcome.best));
                     Swap2Reply::Place(vec![board.coord(best)])
                 }
