@@ -21,7 +21,7 @@ use reader::{Line, Signals};
 use std::collections::VecDeque;
 use std::io::{Read, Write};
 use std::panic::{catch_unwind, AssertUnwindSafe};
-use std::sync::atomic::Ordering;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::Receiver;
 use std::sync::Arc;
 
@@ -184,24 +184,9 @@ impl<W: Write> Session<W> {
     /// `YXNBEST n`: searches the `n` best moves of the position (Yixin-Board's analysis),
     /// reports their lines and prints the best move without playing it.
     fn analysis_reply(&mut self, lines: usize, line: &Line) {
-        if self.engine.board().is_none() {
-            self.out.error("no board: send START first");
-            return;
-        }
-        if self.engine.board().is_some_and(|b| b.is_full()) {
-            self.out.error("the board is full");
-            return;
-        }
-        self.signals.arm_for(line.stops_before);
-        let realtime = self.engine.settings().show_detail;
-        let out = &mut self.out;
-        let engine = &mut self.engine;
-        let stop = &self.signals.stop;
-        let searched = catch_unwind(AssertUnwindSafe(|| {
-            engine.analyse(lines, line.read_at, stop, &mut |event: &SearchEvent| {
-                report_event(out, event, realtime)
-            })
-        }));
+        let searched = self.guarded_search(line, |engine, stop, report| {
+            engine.analyse(lines, line.read_at, stop, report)
+        });
         match searched {
             Ok(Ok(c)) => self.out.line(&format!("{},{}", c.x, c.y)),
             Ok(Err(e)) => self.out.error(&e.to_string()),
@@ -211,22 +196,38 @@ impl<W: Write> Session<W> {
         }
     }
 
+    /// Runs a search for the command read as `line`, reporting as it goes (realtime lines
+    /// when `show_detail` asks), with a panic caught rather than ending the process.
+    fn guarded_search(
+        &mut self,
+        line: &Line,
+        search: impl FnOnce(
+            &mut Engine,
+            &AtomicBool,
+            &mut dyn FnMut(&SearchEvent),
+        ) -> Result<Coord, EngineError>,
+    ) -> std::thread::Result<Result<Coord, EngineError>> {
+        self.signals.arm_for(line.stops_before);
+        let realtime = self.engine.settings().show_detail;
+        let out = &mut self.out;
+        let engine = &mut self.engine;
+        let stop = &self.signals.stop;
+        catch_unwind(AssertUnwindSafe(|| {
+            search(engine, stop, &mut |event: &SearchEvent| {
+                report_event(out, event, realtime)
+            })
+        }))
+    }
+
     /// Searches, plays and prints our move for the command read as `line`.
     fn move_reply(&mut self, line: &Line) {
         if self.engine.board().is_none() {
             self.out.error("no board: send START first");
             return;
         }
-        self.signals.arm_for(line.stops_before);
-        let realtime = self.engine.settings().show_detail;
-        let out = &mut self.out;
-        let engine = &mut self.engine;
-        let signals = &self.signals;
-        let searched = catch_unwind(AssertUnwindSafe(|| {
-            engine.think(line.read_at, &signals.stop, &mut |event: &SearchEvent| {
-                report_event(out, event, realtime)
-            })
-        }));
+        let searched = self.guarded_search(line, |engine, stop, report| {
+            engine.think(line.read_at, stop, report)
+        });
         // A bug in the search must not cost the game: an illegal reply (occupied,
         // off-board, a renju foul) or none at all loses it, any legal cell may not.
         let choice = match searched {
