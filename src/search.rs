@@ -607,12 +607,7 @@ impl<'a> Worker<'a> {
                 let limits = self.check_limits_until(now + hard.saturating_sub(now) / 3);
                 if let Some(defences) = threat::defences(self.board, us, &limits) {
                     if !defences.is_empty() {
-                        root_moves.retain(|x| defences.contains(&x.pos));
-                        for &d in &defences {
-                            if !root_moves.iter().any(|x| x.pos == d) {
-                                root_moves.push(ScoredMove { pos: d, score: 0 });
-                            }
-                        }
+                        restrict_to_defences(root_moves, &defences);
                         self.retain_legal(root_moves);
                     }
                 }
@@ -769,16 +764,8 @@ impl<'a> Worker<'a> {
         }
         match threat::defences(self.board, us, &limits(deadline(DEFENCE_SHARE_OF_OPTIMUM))) {
             Some(defences) if !defences.is_empty() => {
-                let mut restricted: MoveList = root_moves
-                    .iter()
-                    .copied()
-                    .filter(|m| defences.contains(&m.pos))
-                    .collect();
-                for &d in &defences {
-                    if !restricted.iter().any(|m| m.pos == d) {
-                        restricted.push(ScoredMove { pos: d, score: 0 });
-                    }
-                }
+                let mut restricted = root_moves.clone();
+                restrict_to_defences(&mut restricted, &defences);
                 self.retain_legal(&mut restricted);
                 if !restricted.is_empty() {
                     *root_moves = restricted;
@@ -1057,12 +1044,7 @@ impl<'a> Worker<'a> {
             None => {
                 let mut moves = self.ordinary_moves(ply, tt_move, threatened);
                 if let Some(defences) = &defences {
-                    moves.retain(|m| defences.contains(&m.pos));
-                    for &d in defences {
-                        if !moves.iter().any(|m| m.pos == d) {
-                            moves.push(ScoredMove { pos: d, score: 0 });
-                        }
-                    }
+                    restrict_to_defences(&mut moves, defences);
                 }
                 (moves, false)
             }
@@ -1279,6 +1261,17 @@ impl<'a> Worker<'a> {
         if self.helper_depth_offset.is_some() {
             self.helper_nodes
                 .fetch_add(LIMIT_CHECK_INTERVAL, Ordering::Relaxed);
+        }
+    }
+}
+
+/// Keeps the moves that are among `defences` (in their order) and appends, unscored, the
+/// defences the list lacked: exactly the defences are then searched.
+fn restrict_to_defences(moves: &mut MoveList, defences: &[Pos]) {
+    moves.retain(|m| defences.contains(&m.pos));
+    for &d in defences {
+        if !moves.iter().any(|m| m.pos == d) {
+            moves.push(ScoredMove { pos: d, score: 0 });
         }
     }
 }
@@ -1523,10 +1516,7 @@ mod tests {
     /// cap bound the work.
     fn checked_move(rule: Rule, moves: &str, depth: i32, check: bool) -> Coord {
         use crate::time::{Budget, SystemClock, TimeParams};
-        let mut b = Board::new(15, 15, rule).unwrap();
-        for c in parse_pos_sequence(moves).unwrap() {
-            b.play(c).unwrap();
-        }
+        let mut b = position(rule, moves);
         let mut limits = SearchLimits::depth(depth);
         limits.options.threat_check = check;
         let budget = Budget {
