@@ -377,6 +377,7 @@ impl Engine {
             budget = Budget {
                 optimum_ms: (budget.optimum_ms as f64 * share) as u64,
                 hard_ms: (budget.hard_ms as f64 * share) as u64,
+                ..budget
             };
         }
         // The turn clock started when the command was read, not now.

@@ -487,9 +487,12 @@ impl<'a> Worker<'a> {
             }
             if self.aborted || self.cut {
                 // A partial iteration searched the previous best move first, so its best
-                // move is at least as well founded as the last complete one.
+                // move is at least as well founded as the last complete one. A stop in
+                // mid-iteration keeps a move that raised alpha (it beat the previous best
+                // at this depth); its value alone says little, since the static values
+                // of odd and even depths differ by the side to move's tempo.
                 if let Some(m) = best_move {
-                    if self.cut || value > best.value {
+                    if self.cut || value > best.value || self.pv[0].first() == Some(&m) {
                         best.best = m;
                         best.value = value;
                     }
@@ -1522,6 +1525,7 @@ mod tests {
         let budget = Budget {
             optimum_ms: 60_000,
             hard_ms: 120_000,
+            turn_bound: false,
         };
         limits.time = Some(TimeManager::start(
             SystemClock::new(),

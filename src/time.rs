@@ -167,6 +167,15 @@ pub struct TimeParams {
     /// A fail-low of the best move by at least this much (evaluation units) starts panic
     /// mode; a fail-low to a proven loss always does.
     pub panic_drop: i32,
+    /// When the turn limit, not the match clock, sets the optimum, the time a move leaves
+    /// unused is lost: then a stable best move does not stop the search early, and a new
+    /// iteration starts whenever its first root move is predicted to end in time (that
+    /// move is the previous best, so even a cut iteration checks it one ply deeper and
+    /// may find a better one).
+    pub spend_whole_turn: bool,
+    /// The first root move's predicted share of a whole iteration (PVS searches it with
+    /// the full window; the others mostly with null windows).
+    pub first_move_share: f64,
 }
 
 impl Default for TimeParams {
@@ -190,6 +199,8 @@ impl Default for TimeParams {
             eval_drop: 30,
             eval_drop_scale: 1.5,
             panic_drop: 100,
+            spend_whole_turn: true,
+            first_move_share: 0.5,
         }
     }
 }
@@ -224,6 +235,8 @@ impl TimeParams {
             eval_drop: read!(get_i32_in, eval_drop, 1..=1_000_000),
             eval_drop_scale: read!(get_f64_in, eval_drop_scale, 1.0..=10.0),
             panic_drop: read!(get_i32_in, panic_drop, 1..=1_000_000),
+            spend_whole_turn: config.get_bool("time.spend_whole_turn", d.spend_whole_turn),
+            first_move_share: read!(get_f64_in, first_move_share, 0.05..=1.0),
         };
         if p.min_branching > p.max_branching {
             config.add_warning(format!(
@@ -337,6 +350,8 @@ pub struct Budget {
     pub optimum_ms: u64,
     /// Hard: never search past it.
     pub hard_ms: u64,
+    /// The turn limit, not the match clock, sets the optimum: time left unused is lost.
+    pub turn_bound: bool,
 }
 
 impl Budget {
@@ -355,6 +370,11 @@ impl Budget {
         let share = left_cap.map(|cap| cap / params.moves_to_go(progress));
         let turn_optimum = turn_cap.map(|cap| scale_ms(cap, params.turn_optimum_fraction));
         let optimum = min_of(&[share, turn_optimum]);
+        let turn_bound = match (turn_optimum, share) {
+            (Some(turn), Some(share)) => turn <= share,
+            (Some(_), None) => true,
+            (None, _) => false,
+        };
 
         let hard = min_of(&[
             Some(scale_ms(optimum, params.hard_over_optimum)),
@@ -364,6 +384,7 @@ impl Budget {
         Budget {
             optimum_ms: optimum.min(hard),
             hard_ms: hard,
+            turn_bound,
         }
     }
 }
@@ -572,7 +593,12 @@ impl<C: Clock> TimeManager<C> {
             };
             return Decision::Stop(reason);
         }
-        let predicted_end = now.saturating_add(scale_ms(duration_ms, self.branching_factor()));
+        let mut predicted = scale_ms(duration_ms, self.branching_factor());
+        if self.spends_whole_turn() {
+            // Enough if the first root move ends in time; the deadline cuts the rest.
+            predicted = scale_ms(predicted, self.params.first_move_share);
+        }
+        let predicted_end = now.saturating_add(predicted);
         let planned_limit = scale_ms(self.target_ms, self.params.iteration_overrun);
         if predicted_end > self.budget.hard_ms || predicted_end > planned_limit {
             return Decision::Stop(StopReason::NextIterationTooLong);
@@ -649,6 +675,11 @@ impl<C: Clock> TimeManager<C> {
         mean.clamp(self.params.min_branching, self.params.max_branching)
     }
 
+    /// Time saved on this move would be lost (see [`TimeParams::spend_whole_turn`]).
+    fn spends_whole_turn(&self) -> bool {
+        self.params.spend_whole_turn && self.budget.turn_bound
+    }
+
     /// How many completed iterations in a row ended with the latest best move.
     fn stable_run(&self) -> u32 {
         let Some(last) = self.iterations.last() else {
@@ -682,7 +713,7 @@ impl<C: Clock> TimeManager<C> {
         let mut scale = 1.0;
         if self.best_move_just_changed() {
             scale *= p.best_move_change_scale;
-        } else if self.stable_run() >= p.stable_iterations {
+        } else if self.stable_run() >= p.stable_iterations && !self.spends_whole_turn() {
             scale *= p.stable_scale;
         }
         if self.eval_falling() {
@@ -851,6 +882,7 @@ mod tests {
             let mut previous = Budget {
                 optimum_ms: 0,
                 hard_ms: 0,
+                turn_bound: false,
             };
             for left in (-1_000..=full_match as i64).step_by(997) {
                 let b = Budget::compute(&p, &finite(turn, left), on_board(20, 40));
@@ -995,10 +1027,20 @@ mod tests {
         10, 20, 40, 80, 160, 320, 640, 1280, 2560, 5120, 10240, 20480,
     ];
 
+    /// A budget the match clock sets (time saved is kept for later moves).
     fn budget(optimum_ms: u64, hard_ms: u64) -> Budget {
         Budget {
             optimum_ms,
             hard_ms,
+            turn_bound: false,
+        }
+    }
+
+    /// A budget the turn limit alone sets (time saved is lost).
+    fn turn_budget(optimum_ms: u64, hard_ms: u64) -> Budget {
+        Budget {
+            turn_bound: true,
+            ..budget(optimum_ms, hard_ms)
         }
     }
 
@@ -1046,6 +1088,57 @@ mod tests {
         let mut tm = TimeManager::start(&clock, 0, budget(1_000, 4_000), TimeParams::default());
         let (elapsed, _) = run(&mut tm, &clock, &DOUBLING, |i| Coord::new(i as i32 % 2, 0));
         assert!(elapsed > 1_000 && elapsed <= 4_000, "stopped at {elapsed}");
+    }
+
+    #[test]
+    fn only_the_turn_limit_binding_makes_a_budget_turn_bound() {
+        let p = TimeParams::default();
+        let turn_only =
+            Budget::compute(&p, &TimeControl::from_info(1_000, 0, None), on_board(15, 4));
+        assert!(turn_only.turn_bound);
+        // Gomocup's 30 s / 180 s: the match clock shared over the game is the tighter.
+        let gomocup = Budget::compute(&p, &finite(30_000, 180_000), on_board(15, 4));
+        assert!(!gomocup.turn_bound);
+        // Plenty of match time left for few moves: the turn binds again.
+        let late = Budget::compute(&p, &finite(1_000, 170_000), on_board(15, 4));
+        assert!(late.turn_bound);
+        let untimed = Budget::compute(
+            &p,
+            &TimeControl::from_info(PROTOCOL_UNLIMITED, 0, None),
+            on_board(15, 4),
+        );
+        assert!(!untimed.turn_bound);
+    }
+
+    #[test]
+    fn a_stable_best_move_uses_the_whole_turn_when_time_saved_is_lost() {
+        let clock = ManualClock::new(0);
+        let mut tm =
+            TimeManager::start(&clock, 0, turn_budget(1_000, 1_100), TimeParams::default());
+        let (elapsed, _) = run(&mut tm, &clock, &DOUBLING, |_| Coord::new(7, 7));
+        assert!(elapsed >= 1_000, "stopped at {elapsed}");
+        // Switched off, the stable move stops early as under a match clock.
+        let params = TimeParams {
+            spend_whole_turn: false,
+            ..TimeParams::default()
+        };
+        let clock = ManualClock::new(0);
+        let mut tm = TimeManager::start(&clock, 0, turn_budget(1_000, 1_100), params);
+        let (elapsed, _) = run(&mut tm, &clock, &DOUBLING, |_| Coord::new(7, 7));
+        assert!(elapsed < 1_000, "stopped at {elapsed}");
+    }
+
+    #[test]
+    fn an_iteration_starts_when_its_first_root_move_fits_the_turn() {
+        let clock = ManualClock::new(0);
+        let mut tm =
+            TimeManager::start(&clock, 0, turn_budget(1_000, 1_200), TimeParams::default());
+        // 100, 200, 400: growth 2, so the next would take 800 and end at 1500, past the
+        // hard limit, but its first root move (half of it) ends at 1100, inside: it
+        // starts (a match clock would stop here, see the next test). It ends at the
+        // optimum, which is then used up.
+        let (elapsed, reason) = run(&mut tm, &clock, &[100, 200, 400, 300], |_| Coord::new(3, 3));
+        assert_eq!((elapsed, reason), (1_000, StopReason::TargetReached));
     }
 
     #[test]
@@ -1229,10 +1322,12 @@ mod tests {
         assert!(keys.len() >= 10, "{keys:?}");
         for key in keys {
             let value = defaults.get(&key).unwrap_or_default();
-            // A nearby value inside every key's range: one more, or 10% more.
-            let changed = match value.parse::<i64>() {
-                Ok(n) => (n + 1).to_string(),
-                Err(_) => (value.parse::<f64>().unwrap_or(1.0) * 1.1).to_string(),
+            // A nearby value inside every key's range: one more, 10% more, or the other
+            // boolean.
+            let changed = match (value.parse::<i64>(), value.parse::<bool>()) {
+                (Ok(n), _) => (n + 1).to_string(),
+                (_, Ok(b)) => (!b).to_string(),
+                _ => (value.parse::<f64>().unwrap_or(1.0) * 1.1).to_string(),
             };
             let config = Config::from_text(&format!("{key} = {changed}\n"), ConfigSource::Embedded);
             let params = TimeParams::from_config(&config);
