@@ -199,7 +199,7 @@ impl Default for TimeParams {
             eval_drop: 30,
             eval_drop_scale: 1.5,
             panic_drop: 100,
-            spend_whole_turn: true,
+            spend_whole_turn: false,
             first_move_share: 0.5,
         }
     }
@@ -1036,6 +1036,14 @@ mod tests {
         }
     }
 
+    /// Parameters with `spend_whole_turn` on (off by default).
+    fn whole_turn() -> TimeParams {
+        TimeParams {
+            spend_whole_turn: true,
+            ..TimeParams::default()
+        }
+    }
+
     /// A budget the turn limit alone sets (time saved is lost).
     fn turn_budget(optimum_ms: u64, hard_ms: u64) -> Budget {
         Budget {
@@ -1113,8 +1121,7 @@ mod tests {
     #[test]
     fn a_stable_best_move_uses_the_whole_turn_when_time_saved_is_lost() {
         let clock = ManualClock::new(0);
-        let mut tm =
-            TimeManager::start(&clock, 0, turn_budget(1_000, 1_100), TimeParams::default());
+        let mut tm = TimeManager::start(&clock, 0, turn_budget(1_000, 1_100), whole_turn());
         let (elapsed, _) = run(&mut tm, &clock, &DOUBLING, |_| Coord::new(7, 7));
         assert!(elapsed >= 1_000, "stopped at {elapsed}");
         // Switched off, the stable move stops early as under a match clock.
@@ -1131,8 +1138,7 @@ mod tests {
     #[test]
     fn an_iteration_starts_when_its_first_root_move_fits_the_turn() {
         let clock = ManualClock::new(0);
-        let mut tm =
-            TimeManager::start(&clock, 0, turn_budget(1_000, 1_200), TimeParams::default());
+        let mut tm = TimeManager::start(&clock, 0, turn_budget(1_000, 1_200), whole_turn());
         // 100, 200, 400: growth 2, so the next would take 800 and end at 1500, past the
         // hard limit, but its first root move (half of it) ends at 1100, inside: it
         // starts (a match clock would stop here, see the next test). It ends at the
