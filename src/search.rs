@@ -127,7 +127,7 @@ impl Default for SearchOptions {
             interior_vcf: false,
             null_move: false,
             aspiration: false,
-            late_move_reductions: false,
+            late_move_reductions: true,
             late_move_pruning: false,
             futility: false,
             iir: false,
