@@ -536,6 +536,9 @@ mod tests {
             "interior_vcf",
             "aspiration",
             "lmr",
+            "lmp",
+            "futility",
+            "iir",
         ] {
             let key = format!("search.{switch}");
             assert!(
