@@ -27,6 +27,7 @@ use std::time::Instant;
 pub use bench::{bench_corpus, BenchReport};
 pub use cli::solve_cli;
 pub use defence::{defences, defences_counted};
+pub use search::Memo;
 pub use threats::{Category, ThreatKind};
 
 /// Which threats the attacker may use.
@@ -135,6 +136,25 @@ pub fn find_win_counted(
     let mut searcher = search::Searcher::new(board, attacker, limits);
     let result = searcher.run();
     (result, searcher.nodes)
+}
+
+/// [`find_win`] for a root searched more than once (each time within a time slice): the
+/// search resumes from what `memo` kept of the last search of the same root, and leaves
+/// its own table there. `memo.complete` tells afterwards whether the clock (or a stop
+/// request) cut the search: if not, another search of this root would find nothing more.
+pub fn find_win_resumed(
+    board: &mut Board,
+    attacker: Color,
+    limits: &Limits,
+    memo: &mut Memo,
+) -> Option<WinningSequence> {
+    if !has_any_threat(board, attacker, limits.level) {
+        *memo = Memo::default();
+        memo.complete = true;
+        return None;
+    }
+    let mut searcher = search::Searcher::new(board, attacker, limits);
+    searcher.run_resumed(memo)
 }
 
 /// The fast exit taken by most calls from the main search: without a five point, a four

@@ -106,6 +106,30 @@ enum Replies {
     Moves(SmallVec<[Pos; 16]>),
 }
 
+/// What one search of a root leaves for the next search of the same root (same board,
+/// attacker and level): its table and the phase it reached. A later search that resumes
+/// from it skips what was already proven or refuted, so two time slices spent on one
+/// root add up instead of repeating each other. Every win in the table is proven (sound
+/// whatever the phase); a failure holds within the limits and threat set it was found
+/// with, and a resumed search only re-enters the phase it stopped in or a later one.
+#[derive(Default)]
+pub struct Memo {
+    key: Option<(u64, Color, bool)>,
+    tt: Table,
+    phase: usize,
+    threes: u32,
+    /// The last search ended without a deadline or stop request cutting it: searching the
+    /// same root again with the same node limit cannot find more.
+    pub complete: bool,
+}
+
+impl Memo {
+    /// Whether the memo belongs to `board` searched for `attacker` at `level`.
+    pub fn is_for(&self, board: &Board, attacker: Color, level: Level) -> bool {
+        self.key == Some((board.hash(), attacker, level == Level::Vct))
+    }
+}
+
 pub struct Searcher<'b, 'l> {
     pub board: &'b mut Board,
     attacker: Color,
@@ -129,6 +153,13 @@ pub struct Searcher<'b, 'l> {
     /// Node count at which the clock and stop flag are read next. Not a multiple test:
     /// VCF sub-searches add their nodes in one step and could skip every multiple.
     next_clock_check: u64,
+    /// Phase `run_budget` starts in, and (after it) the phase it was in when it stopped.
+    phase: usize,
+    /// Three budget the iterative deepening of that phase starts at (the budgets below it
+    /// were searched to the end by an earlier search), then the one it stopped at.
+    threes: u32,
+    /// Set when the clock or the stop flag (not a node limit) ended the search.
+    pub timed_out: bool,
 }
 
 impl<'b, 'l> Searcher<'b, 'l> {
@@ -150,7 +181,32 @@ impl<'b, 'l> Searcher<'b, 'l> {
             node_cap: limits.max_nodes,
             cut_by_node_cap: false,
             next_clock_check: CLOCK_CHECK_NODES,
+            phase: 0,
+            threes: 0,
+            timed_out: false,
         }
+    }
+
+    /// [`Self::run`], resuming from `memo` when it belongs to this root, and leaving in it
+    /// what this search found.
+    pub fn run_resumed(&mut self, memo: &mut Memo) -> Option<WinningSequence> {
+        let key = (
+            self.board.hash(),
+            self.attacker,
+            self.limits.level == Level::Vct,
+        );
+        if memo.key == Some(key) {
+            self.tt = std::mem::take(&mut memo.tt);
+            self.phase = memo.phase;
+            self.threes = memo.threes;
+        }
+        let result = self.run();
+        memo.key = Some(key);
+        memo.phase = self.phase;
+        memo.threes = self.threes;
+        memo.complete = !self.timed_out;
+        memo.tt = std::mem::take(&mut self.tt);
+        result
     }
 
     /// Iterative deepening over the three budget; returns the winning sequence.
@@ -174,7 +230,13 @@ impl<'b, 'l> Searcher<'b, 'l> {
         } else {
             &[false]
         };
-        for (phase, &vcf_threats) in phases.iter().enumerate() {
+        let first = self.phase.min(phases.len() - 1);
+        for (phase, &vcf_threats) in phases.iter().enumerate().skip(first) {
+            // A table carried over from an earlier search of this phase is kept; moving
+            // on to a later phase clears it (below).
+            let resumed = phase == first && !self.tt.is_empty();
+            let start = if resumed { self.threes.min(max_threes) } else { 0 };
+            self.phase = phase;
             self.vcf_threats = vcf_threats;
             // The first of two phases gets half the nodes, so the fallback gets a chance.
             let last_phase = phase + 1 == phases.len();
@@ -188,9 +250,12 @@ impl<'b, 'l> Searcher<'b, 'l> {
             }
             self.cut_by_node_cap = false;
             // Failures proven with the smaller threat set do not hold for the larger one.
-            self.tt.clear();
+            if !resumed {
+                self.tt.clear();
+            }
             self.budget_bound = false;
-            for threes in 0..=max_threes {
+            for threes in start..=max_threes {
+                self.threes = threes;
                 if self.attack(0, threes, Pos::NONE) {
                     return Some(threes);
                 }
@@ -219,6 +284,7 @@ impl<'b, 'l> Searcher<'b, 'l> {
             let stopped = self.limits.stop.is_some_and(|s| s.load(Ordering::Relaxed));
             let late = self.limits.deadline.is_some_and(|d| Instant::now() >= d);
             self.aborted = stopped || late;
+            self.timed_out = self.aborted;
         }
         self.aborted
     }
