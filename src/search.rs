@@ -39,7 +39,7 @@ pub const MAX_PLY: usize = 128;
 const MAX_INTERIOR_MOVES: usize = 16;
 /// Threat-space search at the root: node cap per search, and the shares of the optimum
 /// time (1/N) the search for our win and the computation of defences may use.
-const ROOT_THREAT_NODES: u64 = 200_000;
+const ROOT_THREAT_NODES: u64 = 1_000_000;
 const WIN_SHARE_OF_OPTIMUM: u64 = 8;
 const DEFENCE_SHARE_OF_OPTIMUM: u64 = 8;
 /// Each search of the check of the chosen move (step 7) may use at least this share (1/N)

@@ -54,6 +54,11 @@ const VCF_THREAT_NODES: u64 = 300;
 /// Squares of a threatened VCF's proof kept at most; a larger proof is not used.
 const VCF_PROOF_SQUARES: usize = 256;
 
+/// Whether a defender VCF refutes a non-four threat at once (see `defender_has_vcf`),
+/// and the nodes of the VCF sub-search that decides it.
+const GLOBAL_REFUTATION: bool = true;
+const DEFENDER_VCF_NODES: u64 = 200;
+
 /// Whether three-moves are ordered by the defender's reply count (see `order_threes`).
 const PREFER_FEW_REPLIES: bool = false;
 
@@ -385,7 +390,10 @@ impl<'b, 'l> Searcher<'b, 'l> {
                 if !points.is_empty() {
                     self.defend(ply + 1, threes - cost, Some(&points), m)
                 } else if self.vcf_threats {
-                    match self.vcf_threat_replies() {
+                    match (!self.defender_has_vcf())
+                        .then(|| self.vcf_threat_replies())
+                        .flatten()
+                    {
                         Some(replies) => self.defend_moves(ply + 1, threes - cost, replies, m),
                         None => false,
                     }
@@ -554,8 +562,33 @@ impl<'b, 'l> Searcher<'b, 'l> {
         if self.out_of_budget() {
             return false;
         }
+        if points.is_some() && self.defender_has_vcf() {
+            return false;
+        }
         let replies = self.replies(points, last);
         self.defend_moves(ply, threes, replies, last)
+    }
+
+    /// Allis's global refutation, in its exact form: after an attacker threat that is not
+    /// a four (a three, or a threatened VCF), a defender with a VCF of its own ignores the
+    /// threat and wins — a threat that needs two more moves cannot interrupt fours, and
+    /// the VCF search answers the attacker's counter-fours among its blocks. A small
+    /// sub-search; when it finds nothing, the replies are searched as usual.
+    fn defender_has_vcf(&mut self) -> bool {
+        if !GLOBAL_REFUTATION || !threats::has_four_points(self.board, self.defender) {
+            return false;
+        }
+        let limits = Limits {
+            level: Level::Vcf,
+            max_nodes: DEFENDER_VCF_NODES,
+            max_depth: self.max_depth,
+            deadline: None,
+            stop: None,
+        };
+        let mut sub = Searcher::new(&mut *self.board, self.defender, &limits);
+        let found = sub.run_budget().is_some();
+        self.nodes += sub.nodes;
+        found
     }
 
     /// The attacker's VCF as if it moved again (a small sub-search), and the squares of
