@@ -460,9 +460,16 @@ impl<'a> Worker<'a> {
                 // A threat space the quick look could not exhaust is worth a longer look
                 // (resumed, not restarted): the check after the iterations may be left
                 // little time, when a panic runs them close to the hard limit.
+                // Only while the search is in its first phase (straight-four and
+                // four-three threats): when that phase ends without a win, the rest
+                // (moves threatening a VCF) rarely wins and the iterations need the time.
+                // At 1 s per move the quick look was cut in its first phase in all 9
+                // win puzzles it did not finish, and in its second in both such defend
+                // puzzles (pub-free-def013, pub-std-def022).
                 let us = self.board.side_to_move();
                 if self.threat_memo.is_for(self.board, us, threat::Level::Vct)
                     && !self.threat_memo.complete
+                    && self.threat_memo.progress().0 == 0
                 {
                     let end = start + optimum / TACTICAL_WIN_SHARE_OF_OPTIMUM;
                     if self.try_forced_win(end.min(hard), &mut best, report) {

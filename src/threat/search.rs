@@ -129,6 +129,11 @@ pub struct Memo {
 }
 
 impl Memo {
+    /// The phase and three budget the last search stopped at (for reports).
+    pub fn progress(&self) -> (usize, u32) {
+        (self.phase, self.threes)
+    }
+
     /// Whether the memo belongs to `board` searched for `attacker` at `level`.
     pub fn is_for(&self, board: &Board, attacker: Color, level: Level) -> bool {
         self.key == Some((board.hash(), attacker, level == Level::Vct))
