@@ -299,6 +299,16 @@ impl<'b, 'l> Searcher<'b, 'l> {
         self.aborted
     }
 
+    /// Reads the clock and the stop flag now (see `out_of_budget` for the usual check).
+    fn past_deadline(&mut self) -> bool {
+        let stopped = self.limits.stop.is_some_and(|s| s.load(Ordering::Relaxed));
+        let late = self.limits.deadline.is_some_and(|d| Instant::now() >= d);
+        if stopped || late {
+            self.timed_out = true;
+        }
+        stopped || late
+    }
+
     fn key(&self) -> u64 {
         self.board.hash() ^ ATTACK_SALT[self.attacker.index()]
     }
@@ -653,6 +663,12 @@ impl<'b, 'l> Searcher<'b, 'l> {
         window.dedup();
         let mut out: SmallVec<[Pos; 16]> = SmallVec::new();
         for c in window {
+            // Each stone costs a VCF search of its own, and a window holds hundreds of
+            // them: the clock is read here too, or the deadline could pass by far.
+            if self.past_deadline() {
+                self.aborted = true;
+                return None;
+            }
             self.board.place(c, self.defender);
             let killed = self.vcf_proof().is_none();
             self.board.undo();
