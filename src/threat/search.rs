@@ -269,7 +269,11 @@ impl<'b, 'l> Searcher<'b, 'l> {
                 if self.attack(0, threes, Pos::NONE) {
                     return Some(threes);
                 }
-                if self.aborted || !self.budget_bound {
+                // A resumed level meets the earlier search's failures in the table, and
+                // a failure read there does not say whether a larger budget would help:
+                // the next level is searched in any case.
+                let resumed_level = resumed && threes == start;
+                if self.aborted || !(self.budget_bound || resumed_level) {
                     break;
                 }
                 self.budget_bound = false;
