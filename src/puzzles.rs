@@ -114,15 +114,35 @@ pub fn attempt(puzzle: &Puzzle, turn_ms: u64) -> Attempt {
         })
         .collect();
     let stop = AtomicBool::new(false);
+    let verbose = std::env::var_os("WUZI_PUZZLE_TRACE").is_some();
     let reply = engine
         .start(puzzle.size, puzzle.size)
         .and_then(|_| engine.set_position(&stones))
-        .and_then(|_| engine.think(started, &stop, &mut |_| {}))
+        .and_then(|_| {
+            engine.think(started, &stop, &mut |event| {
+                if verbose {
+                    show_event(started, event);
+                }
+            })
+        })
         .ok();
     Attempt {
         reply,
         solved: reply.is_some_and(|r| puzzle.accepts(r)),
         elapsed: started.elapsed(),
+    }
+}
+
+/// With `WUZI_PUZZLE_TRACE` set: the engine's iterations and notes, on stderr.
+fn show_event(started: Instant, event: &crate::search::SearchEvent) {
+    use crate::search::SearchEvent;
+    let ms = started.elapsed().as_millis();
+    match event {
+        SearchEvent::Iteration(r) => {
+            eprintln!("  {ms:>5} ms depth {} value {} best {}", r.depth, r.value, r.best)
+        }
+        SearchEvent::Note(n) => eprintln!("  {ms:>5} ms {n}"),
+        _ => {}
     }
 }
 

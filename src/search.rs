@@ -39,7 +39,7 @@ pub const MAX_PLY: usize = 128;
 const MAX_INTERIOR_MOVES: usize = 16;
 /// Threat-space search at the root: node cap per search, and the shares of the optimum
 /// time (1/N) the search for our win and the computation of defences may use.
-const ROOT_THREAT_NODES: u64 = 200_000;
+const ROOT_THREAT_NODES: u64 = 1_000_000;
 const WIN_SHARE_OF_OPTIMUM: u64 = 8;
 const DEFENCE_SHARE_OF_OPTIMUM: u64 = 8;
 /// Each search of the check of the chosen move (step 7) may use at least this share (1/N)
@@ -47,6 +47,9 @@ const DEFENCE_SHARE_OF_OPTIMUM: u64 = 8;
 const CHECK_SLICE_OF_OPTIMUM: u64 = 4;
 /// The quick search for our own win before the iterations: this share (1/N) of the optimum.
 const QUICK_WIN_SHARE_OF_OPTIMUM: u64 = 16;
+/// When the quick search was cut by its deadline (a rich threat space), it goes on until
+/// this share (1/N) of the optimum, counted from its start.
+const TACTICAL_WIN_SHARE_OF_OPTIMUM: u64 = 3;
 /// Nodes between two checks of the hard time limit and the stop flag (a power of two).
 /// A clock read costs tens of nanoseconds; late-game nodes cost tens of microseconds.
 const LIMIT_CHECK_INTERVAL: u64 = 256;
@@ -405,6 +408,9 @@ struct Worker<'a> {
     pv: Vec<Vec<Pos>>,
     /// `after_null[ply]`: the move leading to this ply was a null move.
     after_null: Vec<bool>,
+    /// The threat search for our own win at the root, kept between its two time slices
+    /// (before and after the iterations) so that the second resumes the first.
+    threat_memo: threat::Memo,
 }
 
 impl<'a> Worker<'a> {
@@ -434,6 +440,7 @@ impl<'a> Worker<'a> {
             history: vec![[0; 2]; cells],
             pv: vec![Vec::new(); MAX_PLY + 2],
             after_null: vec![false; MAX_PLY + 2],
+            threat_memo: threat::Memo::default(),
         }
     }
 
@@ -479,10 +486,33 @@ impl<'a> Worker<'a> {
                 .has_five_point(self.board.side_to_move().opponent())
         {
             if let Some(tm) = self.time.as_ref() {
-                let end = tm.elapsed_ms() + tm.budget().optimum_ms / QUICK_WIN_SHARE_OF_OPTIMUM;
-                if self.try_forced_win(end.min(tm.budget().hard_ms), &mut best, report) {
+                let start = tm.elapsed_ms();
+                let optimum = tm.budget().optimum_ms;
+                let hard = tm.budget().hard_ms;
+                let end = start + optimum / QUICK_WIN_SHARE_OF_OPTIMUM;
+                if self.try_forced_win(end.min(hard), &mut best, report) {
                     best.nodes = self.all_nodes();
                     return best;
+                }
+                // A threat space the quick look could not exhaust is worth a longer look
+                // (resumed, not restarted): the check after the iterations may be left
+                // little time, when a panic runs them close to the hard limit.
+                // Only while the search is in its first phase (straight-four and
+                // four-three threats): when that phase ends without a win, the rest
+                // (moves threatening a VCF) rarely wins and the iterations need the time.
+                // At 1 s per move the quick look was cut in its first phase in all 9
+                // win puzzles it did not finish, and in its second in both such defend
+                // puzzles (pub-free-def013, pub-std-def022).
+                let us = self.board.side_to_move();
+                if self.threat_memo.is_for(self.board, us, threat::Level::Vct)
+                    && !self.threat_memo.complete
+                    && self.threat_memo.progress().0 == 0
+                {
+                    let end = start + optimum / TACTICAL_WIN_SHARE_OF_OPTIMUM;
+                    if self.try_forced_win(end.min(hard), &mut best, report) {
+                        best.nodes = self.all_nodes();
+                        return best;
+                    }
                 }
             }
         }
@@ -492,6 +522,9 @@ impl<'a> Worker<'a> {
                 let slice = tm.budget().optimum_ms / CHECK_SLICE_OF_OPTIMUM;
                 tm.hold_back(2 * slice);
             }
+        }
+        if let Some(tm) = self.time.as_mut() {
+            tm.iterations_start_now();
         }
         self.deepen(&mut root_moves, &mut best, report);
         if self.limits.options.threat_check {
@@ -685,8 +718,16 @@ impl<'a> Worker<'a> {
         report: &mut dyn FnMut(&SearchEvent),
     ) -> bool {
         let us = self.board.side_to_move();
+        let level = threat::Level::Vct;
+        if self.threat_memo.is_for(self.board, us, level) && self.threat_memo.complete {
+            // An earlier slice searched this root to the end: nothing more to find.
+            return false;
+        }
         let limits = self.check_limits_until(end_ms);
-        let Some(win) = threat::find_win(self.board, us, &limits) else {
+        let mut memo = std::mem::take(&mut self.threat_memo);
+        let found = threat::find_win_resumed(self.board, us, &limits, &mut memo);
+        self.threat_memo = memo;
+        let Some(win) = found else {
             return false;
         };
         let legal = win.first_move().filter(|&m| {

@@ -646,6 +646,13 @@ impl<C: Clock> TimeManager<C> {
         self.retarget();
     }
 
+    /// The iterations start now: work done before them (the threat search's look for a
+    /// win) is not counted as the first iteration's duration, which would make the next
+    /// iteration look too long to start.
+    pub fn iterations_start_now(&mut self) {
+        self.last_iteration_end_ms = self.elapsed_ms();
+    }
+
     /// Keeps the last `ms` before the hard limit out of the search's reach (never more
     /// than what lies beyond the optimum): the caller needs them for work after it (the
     /// threat check), and a search in panic mode would otherwise use them all. Released

@@ -9,7 +9,7 @@ use std::io::Write;
 use std::time::{Duration, Instant};
 
 const USAGE: &str =
-    "usage: solve [--rule 0|1|4|8|name] [--size N] [--nodes N] [--time-ms N] MOVES \
+    "usage: solve [--rule 0|1|4|8|name] [--size N] [--nodes N] [--time-ms N] [--win-only] MOVES \
 (MOVES in pos notation, black first, e.g. h8h9i8)";
 
 /// Parsed arguments of the solve command.
@@ -19,6 +19,8 @@ struct Request {
     size: usize,
     nodes: u64,
     time: Duration,
+    /// Only the search for the side to move's win (no defences): `none` when not found.
+    win_only: bool,
     moves: String,
 }
 
@@ -28,6 +30,7 @@ fn parse(args: &[String]) -> Result<Request, String> {
         size: 15,
         nodes: 2_000_000,
         time: Duration::from_secs(10),
+        win_only: false,
         moves: String::new(),
     };
     let mut it = args.iter().map(String::as_str).peekable();
@@ -59,6 +62,7 @@ fn parse(args: &[String]) -> Result<Request, String> {
                 let ms: u64 = v.parse().map_err(|_| format!("bad time '{v}'"))?;
                 req.time = Duration::from_millis(ms);
             }
+            "--win-only" => req.win_only = true,
             other if other.starts_with("--") => return Err(format!("unknown option '{other}'")),
             other => {
                 if moves.is_some() {
@@ -122,6 +126,7 @@ pub fn solve_cli(args: &[String], out: &mut dyn Write) -> i32 {
     let (win, mut nodes) = find_win_counted(&mut board, side, &limits);
     let verdict = match win {
         Some(seq) => format!("win {}", names(&board, &seq.main_line())),
+        None if req.win_only => "none".to_string(),
         None => {
             let (defence, used) = defences_counted(&mut board, side, &limits);
             nodes += used;

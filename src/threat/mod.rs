@@ -27,6 +27,7 @@ use std::time::Instant;
 pub use bench::{bench_corpus, BenchReport};
 pub use cli::solve_cli;
 pub use defence::{defences, defences_counted};
+pub use search::Memo;
 pub use threats::{Category, ThreatKind};
 
 /// Which threats the attacker may use.
@@ -137,6 +138,25 @@ pub fn find_win_counted(
     (result, searcher.nodes)
 }
 
+/// [`find_win`] for a root searched more than once (each time within a time slice): the
+/// search resumes from what `memo` kept of the last search of the same root, and leaves
+/// its own table there. `memo.complete` tells afterwards whether the clock (or a stop
+/// request) cut the search: if not, another search of this root would find nothing more.
+pub fn find_win_resumed(
+    board: &mut Board,
+    attacker: Color,
+    limits: &Limits,
+    memo: &mut Memo,
+) -> Option<WinningSequence> {
+    if !has_any_threat(board, attacker, limits.level) {
+        *memo = Memo::default();
+        memo.complete = true;
+        return None;
+    }
+    let mut searcher = search::Searcher::new(board, attacker, limits);
+    searcher.run_resumed(memo)
+}
+
 /// The fast exit taken by most calls from the main search: without a five point, a four
 /// or (at VCT) an open three, the attacker has no threat to start a sequence with.
 fn has_any_threat(board: &Board, attacker: Color, level: Level) -> bool {
@@ -228,6 +248,115 @@ mod tests {
             nodes <= 256,
             "the stop flag is read every 256 nodes, used {nodes}"
         );
+    }
+
+    fn game(rule: Rule, moves: &str) -> Board {
+        let mut b = Board::new(15, 15, rule).unwrap();
+        for c in crate::types::parse_pos_sequence(moves).unwrap() {
+            b.play(c).unwrap();
+        }
+        b
+    }
+
+    fn at(b: &Board, name: &str) -> Pos {
+        b.pos(Coord::from_pos_notation(name).unwrap()).unwrap()
+    }
+
+    /// `pub-free-win008` of the shared puzzle suite: white wins (a VCT of 13 threats)
+    /// and an independent engine lists d8 and g4 as the only winning first moves.
+    const WIN008: &str = "g8e7f7e6i8f5e5d7c8f6g6";
+
+    #[test]
+    fn a_search_cut_by_its_deadline_resumes_from_its_memo() {
+        let mut b = game(Rule::Freestyle, WIN008);
+        let white = Color::White;
+        let before = b.hash();
+        let answers = [at(&b, "d8"), at(&b, "g4")];
+        let mut memo = Memo::default();
+        // Slices of one millisecond: each is cut by its deadline and leaves its table
+        // for the next, which goes on where it stopped instead of starting over.
+        let mut found = None;
+        let mut slices = 0;
+        while found.is_none() && slices < 20_000 {
+            slices += 1;
+            let limits = Limits {
+                deadline: Some(Instant::now() + std::time::Duration::from_millis(1)),
+                max_nodes: 1_000_000,
+                max_depth: 30,
+                ..Limits::vct()
+            };
+            found = find_win_resumed(&mut b, white, &limits, &mut memo);
+            assert_eq!(b.hash(), before);
+            if found.is_none() {
+                assert!(memo.is_for(&b, white, Level::Vct));
+                assert!(!memo.complete, "slice {slices} ended without a deadline");
+            }
+        }
+        let win = found.expect("the resumed slices find the win");
+        let first = win.first_move().unwrap();
+        assert!(answers.contains(&first), "{}", b.coord(first));
+        assert!(slices > 1, "one slice was enough: the test does not resume");
+        // A listed answer is known to win: the verifier must not refute it.
+        let check = Limits {
+            max_nodes: 2_000_000,
+            max_depth: 20,
+            ..Limits::vct()
+        };
+        let verdict = verify::verify_win(&mut b, white, first, &check, 200_000);
+        assert!(
+            matches!(verdict, Ok(()) | Err(verify::Rejection::TooBig)),
+            "{verdict:?}"
+        );
+        // A memo of another root is not used; one for the root is, by its key.
+        let other = game(Rule::Freestyle, "h8");
+        assert!(!memo.is_for(&other, white, Level::Vct));
+        assert!(!memo.is_for(&b, Color::Black, Level::Vct));
+    }
+
+    #[test]
+    fn a_search_that_ends_on_its_own_marks_its_memo_complete() {
+        // Black's only threat is an open three, and white answers it: no win, and the
+        // search ends long before any deadline.
+        let mut b = board(Rule::Freestyle, &[(5, 7), (6, 7)], &[(0, 0), (14, 14)]);
+        let limits = Limits {
+            deadline: Some(Instant::now() + std::time::Duration::from_secs(60)),
+            max_nodes: 1_000_000,
+            ..Limits::vct()
+        };
+        let mut memo = Memo::default();
+        assert!(find_win_resumed(&mut b, Color::Black, &limits, &mut memo).is_none());
+        assert!(memo.complete);
+    }
+
+    #[test]
+    fn a_three_is_refuted_at_once_by_the_defenders_vcf() {
+        // Black (to move) can make an open three on row 8 (f8 g8 + h8 or e8); white has
+        // an open three in column c (c3 c4 c5) and makes a straight four next: it ignores
+        // black's three and wins. Black has no four, so no win.
+        let mut b = board(
+            Rule::Freestyle,
+            &[(5, 7), (6, 7), (12, 12)],
+            &[(2, 2), (2, 3), (2, 4)],
+        );
+        assert_eq!(b.side_to_move(), Color::Black);
+        let limits = Limits {
+            max_nodes: 1_000_000,
+            ..Limits::vct()
+        };
+        let (win, nodes) = find_win_counted(&mut b, Color::Black, &limits);
+        assert!(win.is_none());
+        assert!(nodes < 2_000, "the refutation took {nodes} nodes");
+        // The brute-force verifier agrees that the three loses.
+        let h8 = at(&b, "h8");
+        assert!(verify::verify_win(&mut b, Color::Black, h8, &limits, 100_000).is_err());
+        // Without white's three, h8 is a real threat and black still has no win, but
+        // now white has to answer it.
+        let mut quiet = board(
+            Rule::Freestyle,
+            &[(5, 7), (6, 7), (12, 12)],
+            &[(2, 2), (2, 3), (10, 2)],
+        );
+        assert!(find_win(&mut quiet, Color::Black, &limits).is_none());
     }
 
     #[test]

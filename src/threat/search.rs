@@ -54,6 +54,11 @@ const VCF_THREAT_NODES: u64 = 300;
 /// Squares of a threatened VCF's proof kept at most; a larger proof is not used.
 const VCF_PROOF_SQUARES: usize = 256;
 
+/// Whether a defender VCF refutes a non-four threat at once (see `defender_has_vcf`),
+/// and the nodes of the VCF sub-search that decides it.
+const GLOBAL_REFUTATION: bool = true;
+const DEFENDER_VCF_NODES: u64 = 200;
+
 /// Whether three-moves are ordered by the defender's reply count (see `order_threes`).
 const PREFER_FEW_REPLIES: bool = false;
 
@@ -106,6 +111,35 @@ enum Replies {
     Moves(SmallVec<[Pos; 16]>),
 }
 
+/// What one search of a root leaves for the next search of the same root (same board,
+/// attacker and level): its table and the phase it reached. A later search that resumes
+/// from it skips what was already proven or refuted, so two time slices spent on one
+/// root add up instead of repeating each other. Every win in the table is proven (sound
+/// whatever the phase); a failure holds within the limits and threat set it was found
+/// with, and a resumed search only re-enters the phase it stopped in or a later one.
+#[derive(Default)]
+pub struct Memo {
+    key: Option<(u64, Color, bool)>,
+    tt: Table,
+    phase: usize,
+    threes: u32,
+    /// The last search ended without a deadline or stop request cutting it: searching the
+    /// same root again with the same node limit cannot find more.
+    pub complete: bool,
+}
+
+impl Memo {
+    /// The phase and three budget the last search stopped at (for reports).
+    pub fn progress(&self) -> (usize, u32) {
+        (self.phase, self.threes)
+    }
+
+    /// Whether the memo belongs to `board` searched for `attacker` at `level`.
+    pub fn is_for(&self, board: &Board, attacker: Color, level: Level) -> bool {
+        self.key == Some((board.hash(), attacker, level == Level::Vct))
+    }
+}
+
 pub struct Searcher<'b, 'l> {
     pub board: &'b mut Board,
     attacker: Color,
@@ -129,6 +163,13 @@ pub struct Searcher<'b, 'l> {
     /// Node count at which the clock and stop flag are read next. Not a multiple test:
     /// VCF sub-searches add their nodes in one step and could skip every multiple.
     next_clock_check: u64,
+    /// Phase `run_budget` starts in, and (after it) the phase it was in when it stopped.
+    phase: usize,
+    /// Three budget the iterative deepening of that phase starts at (the budgets below it
+    /// were searched to the end by an earlier search), then the one it stopped at.
+    threes: u32,
+    /// Set when the clock or the stop flag (not a node limit) ended the search.
+    pub timed_out: bool,
 }
 
 impl<'b, 'l> Searcher<'b, 'l> {
@@ -150,7 +191,32 @@ impl<'b, 'l> Searcher<'b, 'l> {
             node_cap: limits.max_nodes,
             cut_by_node_cap: false,
             next_clock_check: CLOCK_CHECK_NODES,
+            phase: 0,
+            threes: 0,
+            timed_out: false,
         }
+    }
+
+    /// [`Self::run`], resuming from `memo` when it belongs to this root, and leaving in it
+    /// what this search found.
+    pub fn run_resumed(&mut self, memo: &mut Memo) -> Option<WinningSequence> {
+        let key = (
+            self.board.hash(),
+            self.attacker,
+            self.limits.level == Level::Vct,
+        );
+        if memo.key == Some(key) {
+            self.tt = std::mem::take(&mut memo.tt);
+            self.phase = memo.phase;
+            self.threes = memo.threes;
+        }
+        let result = self.run();
+        memo.key = Some(key);
+        memo.phase = self.phase;
+        memo.threes = self.threes;
+        memo.complete = !self.timed_out;
+        memo.tt = std::mem::take(&mut self.tt);
+        result
     }
 
     /// Iterative deepening over the three budget; returns the winning sequence.
@@ -174,7 +240,13 @@ impl<'b, 'l> Searcher<'b, 'l> {
         } else {
             &[false]
         };
-        for (phase, &vcf_threats) in phases.iter().enumerate() {
+        let first = self.phase.min(phases.len() - 1);
+        for (phase, &vcf_threats) in phases.iter().enumerate().skip(first) {
+            // A table carried over from an earlier search of this phase is kept; moving
+            // on to a later phase clears it (below).
+            let resumed = phase == first && !self.tt.is_empty();
+            let start = if resumed { self.threes.min(max_threes) } else { 0 };
+            self.phase = phase;
             self.vcf_threats = vcf_threats;
             // The first of two phases gets half the nodes, so the fallback gets a chance.
             let last_phase = phase + 1 == phases.len();
@@ -188,13 +260,20 @@ impl<'b, 'l> Searcher<'b, 'l> {
             }
             self.cut_by_node_cap = false;
             // Failures proven with the smaller threat set do not hold for the larger one.
-            self.tt.clear();
+            if !resumed {
+                self.tt.clear();
+            }
             self.budget_bound = false;
-            for threes in 0..=max_threes {
+            for threes in start..=max_threes {
+                self.threes = threes;
                 if self.attack(0, threes, Pos::NONE) {
                     return Some(threes);
                 }
-                if self.aborted || !self.budget_bound {
+                // A resumed level meets the earlier search's failures in the table, and
+                // a failure read there does not say whether a larger budget would help:
+                // the next level is searched in any case.
+                let resumed_level = resumed && threes == start;
+                if self.aborted || !(self.budget_bound || resumed_level) {
                     break;
                 }
                 self.budget_bound = false;
@@ -219,8 +298,19 @@ impl<'b, 'l> Searcher<'b, 'l> {
             let stopped = self.limits.stop.is_some_and(|s| s.load(Ordering::Relaxed));
             let late = self.limits.deadline.is_some_and(|d| Instant::now() >= d);
             self.aborted = stopped || late;
+            self.timed_out = self.aborted;
         }
         self.aborted
+    }
+
+    /// Reads the clock and the stop flag now (see `out_of_budget` for the usual check).
+    fn past_deadline(&mut self) -> bool {
+        let stopped = self.limits.stop.is_some_and(|s| s.load(Ordering::Relaxed));
+        let late = self.limits.deadline.is_some_and(|d| Instant::now() >= d);
+        if stopped || late {
+            self.timed_out = true;
+        }
+        stopped || late
     }
 
     fn key(&self) -> u64 {
@@ -319,7 +409,10 @@ impl<'b, 'l> Searcher<'b, 'l> {
                 if !points.is_empty() {
                     self.defend(ply + 1, threes - cost, Some(&points), m)
                 } else if self.vcf_threats {
-                    match self.vcf_threat_replies() {
+                    match (!self.defender_has_vcf())
+                        .then(|| self.vcf_threat_replies())
+                        .flatten()
+                    {
                         Some(replies) => self.defend_moves(ply + 1, threes - cost, replies, m),
                         None => false,
                     }
@@ -488,8 +581,33 @@ impl<'b, 'l> Searcher<'b, 'l> {
         if self.out_of_budget() {
             return false;
         }
+        if points.is_some() && self.defender_has_vcf() {
+            return false;
+        }
         let replies = self.replies(points, last);
         self.defend_moves(ply, threes, replies, last)
+    }
+
+    /// Allis's global refutation, in its exact form: after an attacker threat that is not
+    /// a four (a three, or a threatened VCF), a defender with a VCF of its own ignores the
+    /// threat and wins — a threat that needs two more moves cannot interrupt fours, and
+    /// the VCF search answers the attacker's counter-fours among its blocks. A small
+    /// sub-search; when it finds nothing, the replies are searched as usual.
+    fn defender_has_vcf(&mut self) -> bool {
+        if !GLOBAL_REFUTATION || !threats::has_four_points(self.board, self.defender) {
+            return false;
+        }
+        let limits = Limits {
+            level: Level::Vcf,
+            max_nodes: DEFENDER_VCF_NODES,
+            max_depth: self.max_depth,
+            deadline: None,
+            stop: None,
+        };
+        let mut sub = Searcher::new(&mut *self.board, self.defender, &limits);
+        let found = sub.run_budget().is_some();
+        self.nodes += sub.nodes;
+        found
     }
 
     /// The attacker's VCF as if it moved again (a small sub-search), and the squares of
@@ -549,6 +667,12 @@ impl<'b, 'l> Searcher<'b, 'l> {
         window.dedup();
         let mut out: SmallVec<[Pos; 16]> = SmallVec::new();
         for c in window {
+            // Each stone costs a VCF search of its own, and a window holds hundreds of
+            // them: the clock is read here too, or the deadline could pass by far.
+            if self.past_deadline() {
+                self.aborted = true;
+                return None;
+            }
             self.board.place(c, self.defender);
             let killed = self.vcf_proof().is_none();
             self.board.undo();

@@ -394,23 +394,28 @@ pub fn sure_win_points(
     if !has_four_points(board, color) {
         return;
     }
+    // Straight-four and double-four points first, four-three points after them: the
+    // first are cheap to re-check and have the narrow reply window, so a reply search
+    // that reads the points in order rejects most candidates early (see `replies`).
+    let mut four_threes: SmallVec<[Pos; 8]> = SmallVec::new();
     for &p in cells {
         if !board.is_empty(p) {
             continue;
         }
         let shape = MoveShape::of(board, p, color);
-        let sure = if shape.wins_next() {
-            is_sure_win_point(board, p, color)
-        } else {
-            FOUR_THREE_THREATS
-                && shape.fours == 1
-                && shape.open_threes > 0
-                && is_four_three_point(board, p, color)
-        };
-        if sure {
-            out.push(p);
+        if shape.wins_next() {
+            if is_sure_win_point(board, p, color) {
+                out.push(p);
+            }
+        } else if FOUR_THREE_THREATS
+            && shape.fours == 1
+            && shape.open_threes > 0
+            && is_four_three_point(board, p, color)
+        {
+            four_threes.push(p);
         }
     }
+    out.extend_from_slice(&four_threes);
 }
 
 /// Whether a four-three point counts as a threat (a three-move that creates only a
