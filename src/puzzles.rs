@@ -3,6 +3,7 @@
 //! per move.
 
 use crate::engine::{Engine, Owner};
+use crate::search::SearchEvent;
 use crate::types::{parse_pos_sequence, Coord, Rule};
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
@@ -90,8 +91,9 @@ pub struct Attempt {
 }
 
 /// Plays `puzzle` through a fresh engine given `turn_ms` per move, the position imposed
-/// as a `BOARD` in move order (our stones are the side to move's).
-pub fn attempt(puzzle: &Puzzle, turn_ms: u64) -> Attempt {
+/// as a `BOARD` in move order (our stones are the side to move's). `on_event` sees the
+/// search's reports (iterations, notes) as they come.
+pub fn attempt(puzzle: &Puzzle, turn_ms: u64, on_event: &mut dyn FnMut(&SearchEvent)) -> Attempt {
     let started = Instant::now();
     let mut engine = Engine::new();
     engine.set_rule(puzzle.rule);
@@ -114,35 +116,15 @@ pub fn attempt(puzzle: &Puzzle, turn_ms: u64) -> Attempt {
         })
         .collect();
     let stop = AtomicBool::new(false);
-    let verbose = std::env::var_os("WUZI_PUZZLE_TRACE").is_some();
     let reply = engine
         .start(puzzle.size, puzzle.size)
         .and_then(|_| engine.set_position(&stones))
-        .and_then(|_| {
-            engine.think(started, &stop, &mut |event| {
-                if verbose {
-                    show_event(started, event);
-                }
-            })
-        })
+        .and_then(|_| engine.think(started, &stop, on_event))
         .ok();
     Attempt {
         reply,
         solved: reply.is_some_and(|r| puzzle.accepts(r)),
         elapsed: started.elapsed(),
-    }
-}
-
-/// With `WUZI_PUZZLE_TRACE` set: the engine's iterations and notes, on stderr.
-fn show_event(started: Instant, event: &crate::search::SearchEvent) {
-    use crate::search::SearchEvent;
-    let ms = started.elapsed().as_millis();
-    match event {
-        SearchEvent::Iteration(r) => {
-            eprintln!("  {ms:>5} ms depth {} value {} best {}", r.depth, r.value, r.best)
-        }
-        SearchEvent::Note(n) => eprintln!("  {ms:>5} ms {n}"),
-        _ => {}
     }
 }
 

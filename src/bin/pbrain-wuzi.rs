@@ -82,9 +82,16 @@ fn run_puzzles(args: &[String]) -> u8 {
             return 2;
         }
     };
+    // WUZI_PUZZLE_TRACE set: each position's iterations and notes go to stderr.
+    let trace = std::env::var_os("WUZI_PUZZLE_TRACE").is_some();
     let mut solved = 0;
     for p in &puzzles {
-        let a = wuzi::puzzles::attempt(p, ms);
+        let started = std::time::Instant::now();
+        let a = wuzi::puzzles::attempt(p, ms, &mut |event| {
+            if trace {
+                show_event(started, event);
+            }
+        });
         solved += a.solved as usize;
         let reply = a.reply.map_or("none".to_string(), |c| c.to_pos_notation());
         println!(
@@ -266,4 +273,20 @@ fn run_book(args: &[String]) -> u8 {
     ];
     print!("{}", book.to_text(&header));
     0
+}
+
+/// One line on stderr for an iteration or a note of the search (the puzzle trace).
+fn show_event(started: std::time::Instant, event: &wuzi::search::SearchEvent) {
+    use wuzi::search::SearchEvent;
+    let ms = started.elapsed().as_millis();
+    match event {
+        SearchEvent::Iteration(r) => {
+            eprintln!(
+                "  {ms:>5} ms depth {} value {} best {}",
+                r.depth, r.value, r.best
+            )
+        }
+        SearchEvent::Note(n) => eprintln!("  {ms:>5} ms {n}"),
+        _ => {}
+    }
 }

@@ -245,7 +245,11 @@ impl<'b, 'l> Searcher<'b, 'l> {
             // A table carried over from an earlier search of this phase is kept; moving
             // on to a later phase clears it (below).
             let resumed = phase == first && !self.tt.is_empty();
-            let start = if resumed { self.threes.min(max_threes) } else { 0 };
+            let start = if resumed {
+                self.threes.min(max_threes)
+            } else {
+                0
+            };
             self.phase = phase;
             self.vcf_threats = vcf_threats;
             // The first of two phases gets half the nodes, so the fallback gets a chance.
