@@ -1180,14 +1180,7 @@ impl<'a> Worker<'a> {
         let mut best_value = -INFINITE;
         let mut best_move = Pos::NONE;
         for (i, m) in moves.iter().map(|m| m.pos).enumerate() {
-            // A quiet move neither makes an open three or more for us nor takes a cell
-            // where the opponent would make one.
-            if i > 0
-                && (i >= lmp_moves || futile)
-                && m != tt_move
-                && movegen::threat_of(self.board, m, us) < Threat::OpenThree
-                && movegen::threat_of(self.board, m, them) < Threat::OpenThree
-            {
+            if i > 0 && (i >= lmp_moves || futile) && m != tt_move && is_quiet(self.board, m, us) {
                 continue;
             }
             // Late quiet moves (no threat made or met) are searched shallower first, by
@@ -1198,8 +1191,7 @@ impl<'a> Worker<'a> {
                 && !threatened
                 && i >= LMR_MIN_INDEX
                 && depth >= LMR_MIN_DEPTH
-                && movegen::threat_of(self.board, m, us) < Threat::OpenThree
-                && movegen::threat_of(self.board, m, them) < Threat::OpenThree
+                && is_quiet(self.board, m, us)
             {
                 let killer = self.killers[ply].contains(&m);
                 (lmr_reduction(depth, i) - pv_node as i32 - killer as i32).max(0)
@@ -1388,6 +1380,13 @@ impl<'a> Worker<'a> {
                 .fetch_add(LIMIT_CHECK_INTERVAL, Ordering::Relaxed);
         }
     }
+}
+
+/// A quiet move neither makes an open three or more for `us` nor takes a cell where the
+/// opponent would make one: the only moves pruning and reductions may touch.
+fn is_quiet(board: &Board, m: Pos, us: Color) -> bool {
+    movegen::threat_of(board, m, us) < Threat::OpenThree
+        && movegen::threat_of(board, m, us.opponent()) < Threat::OpenThree
 }
 
 /// Keeps the moves that are among `defences` (in their order) and appends, unscored, the

@@ -299,15 +299,13 @@ impl<'b, 'l> Searcher<'b, 'l> {
             self.cut_by_node_cap = self.nodes < self.limits.max_nodes;
         } else if self.nodes >= self.next_clock_check {
             self.next_clock_check = self.nodes + CLOCK_CHECK_NODES;
-            let stopped = self.limits.stop.is_some_and(|s| s.load(Ordering::Relaxed));
-            let late = self.limits.deadline.is_some_and(|d| Instant::now() >= d);
-            self.aborted = stopped || late;
-            self.timed_out = self.aborted;
+            self.aborted = self.past_deadline();
         }
         self.aborted
     }
 
-    /// Reads the clock and the stop flag now (see `out_of_budget` for the usual check).
+    /// Reads the clock and the stop flag now (`out_of_budget` does so every
+    /// `CLOCK_CHECK_NODES` nodes); true, and `timed_out` set, when either ends the search.
     fn past_deadline(&mut self) -> bool {
         let stopped = self.limits.stop.is_some_and(|s| s.load(Ordering::Relaxed));
         let late = self.limits.deadline.is_some_and(|d| Instant::now() >= d);
