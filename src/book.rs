@@ -330,6 +330,41 @@ pub fn is_forced(board: &Board, deadline: Option<Instant>) -> bool {
     threat::defences(&mut scratch, us, &limits(threat::Level::Vct)).is_some() || out_of_time()
 }
 
+/// Threat-search nodes for the check after a book move: the opponent's win there is a
+/// complete threat sequence to find, not a quick look (the ones seen in play took 57,000
+/// and 127,000 nodes); the move's clock bounds it first.
+const REPLY_CHECK_NODES: u64 = 1_000_000;
+
+/// Whether the book move `m` hands the opponent a forced win: after it, the threat-space
+/// search finds one for the opponent (fours first, then threes). The book's values come
+/// from fixed-depth searches, which can walk into a deep threat sequence; a book move so
+/// refuted is left to the search, which narrows its moves to the defences. As with
+/// [`is_forced`], a check cut by `deadline` answers "refuted" (unknown).
+pub fn hands_opponent_a_win(board: &Board, m: Coord, deadline: Option<Instant>) -> bool {
+    let mut scratch = board.clone();
+    let Some(p) = scratch.pos(m) else {
+        return true;
+    };
+    if !scratch.is_empty(p) {
+        return true;
+    }
+    let them = scratch.side_to_move().opponent();
+    scratch.make(p);
+    let limits = |level| threat::Limits {
+        level,
+        max_nodes: REPLY_CHECK_NODES,
+        max_depth: 30,
+        deadline,
+        stop: None,
+    };
+    let out_of_time = || deadline.is_some_and(|d| Instant::now() >= d);
+    [threat::Level::Vcf, threat::Level::Vct]
+        .into_iter()
+        .any(|level| {
+            threat::find_win(&mut scratch, them, &limits(level)).is_some() || out_of_time()
+        })
+}
+
 /// How a book is built.
 #[derive(Clone, Debug)]
 pub struct BuildOptions {

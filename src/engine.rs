@@ -19,8 +19,10 @@ use std::time::{Duration, Instant};
 /// Depth of the search that chooses a colour in swap2: even, as the opening lists'
 /// balance is measured (see `Engine::swap2`).
 const SWAP2_CHOICE_DEPTH: i32 = 6;
-/// The book's check for a forced result may use 1/N of the move's optimum time.
+/// The book's check for a forced result may use 1/N of the move's optimum time...
 const BOOK_CHECK_SHARE_OF_OPTIMUM: u64 = 4;
+/// ...and the check of the opponent's win after the book move ends by 1/N of it.
+const BOOK_REPLY_CHECK_SHARE_OF_OPTIMUM: u64 = 2;
 
 /// Values set by `INFO` (PROTOCOL.md §3). Times in milliseconds, memory in bytes.
 #[derive(Clone, Debug)]
@@ -343,17 +345,24 @@ impl Engine {
     }
 
     /// The book's move for the position, unless the position has a forced result (a win
-    /// to take or one to stop), which only the search may answer. The check for one may
-    /// use a share of the move's optimum time (from `started`, when the command was
-    /// read); when it runs out, the search decides within what is left.
+    /// to take or one to stop), which only the search may answer, or the book move hands
+    /// the opponent a forced win. The checks may use shares of the move's optimum time
+    /// (from `started`, when the command was read); when they run out, the search decides
+    /// within what is left.
     fn book_move(&self, board: &Board, started: Instant) -> Option<BookMove> {
         let found = self.books.iter().find_map(|b| b.lookup(board))?;
         let optimum_ms = self
             .limits_for(board, started, 1.0)
             .time
             .map_or(0, |tm| tm.budget().optimum_ms);
-        let deadline = started + Duration::from_millis(optimum_ms / BOOK_CHECK_SHARE_OF_OPTIMUM);
-        (!book::is_forced(board, Some(deadline))).then_some(found)
+        let by_share = |n: u64| Some(started + Duration::from_millis(optimum_ms / n));
+        let usable = !book::is_forced(board, by_share(BOOK_CHECK_SHARE_OF_OPTIMUM))
+            && !book::hands_opponent_a_win(
+                board,
+                found.best,
+                by_share(BOOK_REPLY_CHECK_SHARE_OF_OPTIMUM),
+            );
+        usable.then_some(found)
     }
 
     /// The books in use (for tools and tests).

@@ -13,6 +13,8 @@ use wuzi::book::{Book, EMBEDDED};
 use wuzi::config::{Config, ConfigSource};
 use wuzi::engine::{Engine, Swap2Reply};
 use wuzi::search::SearchEvent;
+use wuzi::threat::verify::verify_win;
+use wuzi::threat::{find_win, Level, Limits};
 use wuzi::types::{Color, Coord, Rule};
 
 fn committed_books() -> Vec<(String, Book)> {
@@ -135,6 +137,8 @@ fn engine_with_book(book_text: &str, tag: &str) -> Engine {
     );
     assert_eq!(config.take_warning(), None);
     let mut engine = Engine::with_config(config);
+    // The book is read when the engine is made: the file is no longer needed.
+    std::fs::remove_file(&path).unwrap();
     engine.settings_mut().max_depth = Some(4);
     engine.settings_mut().timeout_turn = 5_000;
     engine
@@ -162,10 +166,17 @@ fn think(engine: &mut Engine, moves: &[Coord]) -> (Coord, bool) {
 /// A book that answers the position of `moves` with an empty corner (far from
 /// everything).
 fn book_answering(moves: &[Coord]) -> String {
-    let mut board = Board::new(15, 15, Rule::Freestyle).unwrap();
-    for &m in moves {
-        board.play(m).unwrap();
-    }
+    let corner = [(0, 0), (14, 14), (14, 0), (0, 14)]
+        .into_iter()
+        .map(|(x, y)| Coord::new(x, y))
+        .find(|c| !moves.contains(c))
+        .unwrap();
+    book_answering_with(moves, corner)
+}
+
+/// A book that answers the position of `moves` with `reply`.
+fn book_answering_with(moves: &[Coord], reply: Coord) -> String {
+    let board = freestyle_board(moves);
     let (black, white) = wuzi::book::stones(&board);
     let list = |l: &[Coord]| {
         l.iter()
@@ -173,17 +184,20 @@ fn book_answering(moves: &[Coord]) -> String {
             .collect::<Vec<_>>()
             .join(",")
     };
-    let corner = [(0, 0), (14, 14), (14, 0), (0, 14)]
-        .into_iter()
-        .map(|(x, y)| Coord::new(x, y))
-        .find(|c| !moves.contains(c))
-        .unwrap();
     format!(
         "board 0 15\n{} {} {} 0 6\n",
         list(&black),
         list(&white),
-        corner.to_pos_notation()
+        reply.to_pos_notation()
     )
+}
+
+fn freestyle_board(moves: &[Coord]) -> Board {
+    let mut board = Board::new(15, 15, Rule::Freestyle).unwrap();
+    for &m in moves {
+        board.play(m).unwrap();
+    }
+    board
 }
 
 /// A test case: its name, the moves of its position, the moves the search may answer.
@@ -233,13 +247,7 @@ fn the_book_never_overrides_a_win_or_a_needed_defence() {
     for (tag, moves, expected) in cases {
         let mut engine = engine_with_book(&book_answering(moves), tag);
         // The position is in the book...
-        let board = {
-            let mut b = Board::new(15, 15, Rule::Freestyle).unwrap();
-            for &m in moves {
-                b.play(m).unwrap();
-            }
-            b
-        };
+        let board = freestyle_board(moves);
         assert!(engine.books()[0].lookup(&board).is_some(), "{tag}");
         // ...but the search answers it.
         let (m, from_book) = think(&mut engine, moves);
@@ -249,6 +257,45 @@ fn the_book_never_overrides_a_win_or_a_needed_defence() {
             "{tag}: {m} not among {expected:?}"
         );
     }
+}
+
+#[test]
+fn a_book_move_that_hands_the_opponent_a_forced_win_is_not_played() {
+    // From a match game (freestyle-15 opening line 29, black to move): the committed book
+    // answered h6, after which white won by a 17-move threat sequence. The checks for a
+    // forced result before a book move did not see it coming.
+    // f8 h8 g9 g8 g6 h10
+    let moves = cells(&[(5, 7), (7, 7), (6, 8), (6, 7), (6, 5), (7, 9)]);
+    let losing = Coord::new(7, 5);
+    let mut engine = engine_with_book(&book_answering_with(&moves, losing), "refuted");
+    let board = freestyle_board(&moves);
+    assert_eq!(
+        engine.books()[0].lookup(&board).map(|m| m.best),
+        Some(losing)
+    );
+    assert!(!wuzi::book::is_forced(&board, None));
+    // White's win after h6 is real: the independent verifier, which tries every defence
+    // near the stones and every four, confirms the search's sequence.
+    let mut after = board.clone();
+    after.play(losing).unwrap();
+    let search = Limits {
+        level: Level::Vct,
+        max_nodes: 1_000_000,
+        max_depth: 30,
+        deadline: None,
+        stop: None,
+    };
+    let win = find_win(&mut after, Color::White, &search).expect("white's win after h6");
+    let first = win.first_move().unwrap();
+    assert_eq!(
+        verify_win(&mut after, Color::White, first, &search, 2_000_000),
+        Ok(())
+    );
+    // So the brain searches instead (and its threat check keeps it off h6).
+    engine.settings_mut().timeout_turn = 1_000;
+    let (m, from_book) = think(&mut engine, &moves);
+    assert!(!from_book);
+    assert_ne!(m, losing);
 }
 
 #[test]
