@@ -32,11 +32,9 @@ use std::time::{Duration, Instant};
 
 /// Deepest ply a search reaches (forcing extensions included).
 pub const MAX_PLY: usize = 128;
-/// Moves searched at an interior node that is not forced (the pattern-score ordering
-/// puts the moves that matter first; the rest are pruned). 16 instead of 24: +49.6 Elo
-/// [-12.1, +114.5] in 120 games at 20000 nodes/move; with the four-three term of
-/// eval.must_defend +94.9 [+32.8, +163.7] at 40000 nodes.
-const MAX_INTERIOR_MOVES: usize = 16;
+/// Moves searched at an interior node that is not forced, by default (config
+/// `search.interior_moves`; the figures behind it are there).
+const DEFAULT_INTERIOR_MOVES: usize = 16;
 /// Threat-space search at the root: node cap per search, and the shares of the optimum
 /// time (1/N) the search for our win and the computation of defences may use.
 const ROOT_THREAT_NODES: u64 = 1_000_000;
@@ -119,6 +117,9 @@ pub struct SearchOptions {
     pub late_move_pruning: bool,
     pub futility: bool,
     pub iir: bool,
+    /// Moves searched at an interior node that no threat forces: the pattern-score
+    /// ordering puts the moves that matter first, the rest are pruned.
+    pub interior_moves: usize,
 }
 
 /// Defaults decided by matches (see `config/wuzi.conf` for the figures).
@@ -134,6 +135,7 @@ impl Default for SearchOptions {
             late_move_pruning: false,
             futility: false,
             iir: false,
+            interior_moves: DEFAULT_INTERIOR_MOVES,
         }
     }
 }
@@ -151,6 +153,11 @@ impl SearchOptions {
             late_move_pruning: config.get_bool("search.lmp", d.late_move_pruning),
             futility: config.get_bool("search.futility", d.futility),
             iir: config.get_bool("search.iir", d.iir),
+            interior_moves: config.get_u32_in(
+                "search.interior_moves",
+                4..=64,
+                d.interior_moves as u32,
+            ) as usize,
         }
     }
 }
@@ -1360,7 +1367,7 @@ impl<'a> Worker<'a> {
             m.score += self.history[m.pos.index()][us.index()].min(1 << 20) >> 6;
         }
         if !threatened && ply > 0 {
-            movegen::keep_best(&mut moves, MAX_INTERIOR_MOVES);
+            movegen::keep_best(&mut moves, self.limits.options.interior_moves);
         } else {
             movegen::sort_moves(&mut moves);
         }
@@ -1685,6 +1692,36 @@ mod tests {
         assert!(!answers.contains(&checked_move(Rule::Standard, moves, 4, false)));
         let m = checked_move(Rule::Standard, moves, 4, true);
         assert!(answers.contains(&m), "{m}");
+    }
+
+    #[test]
+    fn the_config_gives_the_default_options_and_a_file_overrides_them() {
+        use crate::config::{Config, ConfigSource};
+        let embedded = Config::embedded();
+        assert_eq!(
+            SearchOptions::from_config(&embedded),
+            SearchOptions::default()
+        );
+        let file = Config::from_text(
+            "[search]\ninterior_moves = 10\nlmr = off\n",
+            ConfigSource::Embedded,
+        );
+        assert_eq!(file.take_warning(), None);
+        let options = SearchOptions::from_config(&file);
+        assert_eq!(options.interior_moves, 10);
+        assert!(!options.late_move_reductions);
+        // Fewer moves per node: a smaller tree to the same depth.
+        let nodes = |options: SearchOptions| {
+            let mut board = position(Rule::Freestyle, "h8i9i8g8j8k8h9h10");
+            let mut limits = SearchLimits::depth(5);
+            limits.options = options;
+            let mut state = SearchState::new();
+            state.set_tt_bytes(1 << 20);
+            state
+                .evaluate(&mut board, limits, &AtomicBool::new(false))
+                .nodes
+        };
+        assert!(nodes(options) < nodes(SearchOptions::default()));
     }
 
     #[test]
