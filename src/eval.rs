@@ -71,17 +71,17 @@ const CLASS_KEYS: [&str; Pattern::COUNT] = [
 
 impl Default for EvalWeights {
     fn default() -> Self {
-        let class = [0, 0, 1, 3, 7, 9, 28, 30, 110, 110, 250];
+        let class = [0, 0, 0, 0, 2, 9, 28, 59, 348, 348, 250];
         EvalWeights {
             class,
             class_to_move: class,
-            tempo_per_mille: 1_300,
-            four_three: 150,
-            double_three: 80,
-            four_three_to_move: 150,
-            double_three_to_move: 80,
-            combo_to_move: 1_500,
-            must_defend: 300,
+            tempo_per_mille: 1_660,
+            four_three: 455,
+            double_three: 0,
+            four_three_to_move: 455,
+            double_three_to_move: 0,
+            combo_to_move: 2_873,
+            must_defend: 94,
         }
     }
 }
