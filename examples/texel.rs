@@ -6,8 +6,9 @@
 //!                         tempo_per_mille for the side to move; split: the side to move
 //!                         and the opponent get their own weight per class   [split]
 //!   --skip N              positions before ply N are not sampled                [8]
-//!   --holdout N           games whose opening (first three moves) hashes to 0 mod N
-//!                         are held out of the fit and only scored           [5]
+//!   --holdout N           openings (first three moves) are numbered as first met;
+//!                         the games of every N-th are held out of the fit and only
+//!                         scored                                             [5]
 //!   --iters N             full-batch Adam steps                              [3000]
 //!   --tie NAME,...        split model: these classes keep one weight for both sides
 //!                         (e.g. `one,two`: the many pairs on open space then add
@@ -219,19 +220,32 @@ struct Model {
 }
 
 impl Model {
+    /// The engine's weights: the tempo model when the side to move's weights equal the
+    /// opponent's, else the split model with the tempo factor folded in.
     fn from_engine(w: &EvalWeights) -> Model {
-        let mut us = [0.0; PER_SIDE];
-        for (i, &class) in CLASSES.iter().enumerate() {
-            us[i] = w.class[class as usize] as f64;
-        }
-        us[8] = w.four_three as f64;
-        us[9] = w.double_three as f64;
+        let side = |class: &[i32; Pattern::COUNT], four_three: i32, double_three: i32| {
+            let mut c = [0.0; PER_SIDE];
+            for (i, &p) in CLASSES.iter().enumerate() {
+                c[i] = class[p as usize] as f64;
+            }
+            c[8] = four_three as f64;
+            c[9] = double_three as f64;
+            c
+        };
+        let us = side(
+            &w.class_to_move,
+            w.four_three_to_move,
+            w.double_three_to_move,
+        );
+        let them = side(&w.class, w.four_three, w.double_three);
+        let tempo = w.tempo_per_mille as f64 / 1000.0;
+        let split = us != them;
         Model {
-            split: false,
+            split,
             tied: [false; PER_SIDE],
-            us,
-            them: us,
-            tempo: w.tempo_per_mille as f64 / 1000.0,
+            us: if split { us.map(|x| x * tempo) } else { us },
+            them,
+            tempo: if split { 1.0 } else { tempo },
             combo: w.combo_to_move as f64,
             must: w.must_defend as f64,
         }
@@ -304,8 +318,8 @@ impl Model {
             g[2 * PER_SIDE + 1] = -s.must;
         } else {
             let mut us_sum = 0.0;
-            for i in 0..PER_SIDE {
-                g[i] = self.tempo * s.us[i] - s.them[i];
+            for (i, gi) in g[..PER_SIDE].iter_mut().enumerate() {
+                *gi = self.tempo * s.us[i] - s.them[i];
                 us_sum += self.us[i] * s.us[i];
             }
             g[PER_SIDE] = us_sum;
@@ -395,12 +409,12 @@ fn print_model(name: &str, m: &Model) {
     println!("# {name}");
     if m.split {
         println!("{:<14} {:>9} {:>9}", "class", "to_move", "opponent");
-        for i in 0..PER_SIDE {
-            println!("{:<14} {:>9.2} {:>9.2}", NAMES[i], m.us[i], m.them[i]);
+        for (i, name) in NAMES.iter().enumerate() {
+            println!("{:<14} {:>9.2} {:>9.2}", name, m.us[i], m.them[i]);
         }
     } else {
-        for i in 0..PER_SIDE {
-            println!("{} = {:.2}", NAMES[i], m.us[i]);
+        for (name, w) in NAMES.iter().zip(&m.us) {
+            println!("{name} = {w:.2}");
         }
         println!("tempo_per_mille = {:.0}", m.tempo * 1000.0);
     }
@@ -467,7 +481,7 @@ fn main() {
         let Some(s) = samples(&game, skip) else {
             continue;
         };
-        if opening % holdout == 0 {
+        if opening.is_multiple_of(holdout) {
             games_test += 1;
             test.extend(s);
         } else {
@@ -493,12 +507,12 @@ fn main() {
         "{:<14} {:>9} {:>9}   (mean count per training position)",
         "class", "to_move", "opponent"
     );
-    for i in 0..PER_SIDE {
+    for (i, name) in NAMES.iter().enumerate() {
         let mean =
             |f: &dyn Fn(&Sample) -> f64| train.iter().map(f).sum::<f64>() / train.len() as f64;
         println!(
             "{:<14} {:>9.3} {:>9.3}",
-            NAMES[i],
+            name,
             mean(&|s| s.us[i]),
             mean(&|s| s.them[i])
         );
