@@ -6,6 +6,11 @@
 //! four-three or a double three: also counted by the board on make/undo) and two terms
 //! for who moves: the side to move's own combination against an
 //! opponent without fours, and an opponent's open three it must answer.
+//!
+//! The side to move's counts have their own weights (`to_move_*` keys): a threat of the
+//! side to move is worth more than the same threat of the opponent, who moves second, and
+//! by a different factor for each class (an open three to move is nearly a win, a lone
+//! stone's line is worth the same to both).
 
 use crate::board::Board;
 use crate::pattern::Pattern;
@@ -23,17 +28,22 @@ pub const INFINITE: Value = WIN + 1;
 /// The evaluation's weights (config section `[eval]`; defaults below).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct EvalWeights {
-    /// Value of one (empty cell, line) pair of each pattern class for its colour, by
-    /// class (index = `Pattern as usize`).
+    /// Value of one (empty cell, line) pair of each pattern class for the opponent of
+    /// the side to move, by class (index = `Pattern as usize`).
     pub class: [Value; Pattern::COUNT],
-    /// Threats of the side to move are worth more than the same threats of the
-    /// opponent, who moves second (per mille).
+    /// The same for the side to move (config `to_move_<class>`).
+    pub class_to_move: [Value; Pattern::COUNT],
+    /// The side to move's whole sum is scaled by this (per mille).
     pub tempo_per_mille: Value,
-    /// Value of one empty cell where a colour makes a four together with an open three
-    /// or a second four on other lines (a four-three or four-four point).
+    /// Value of one empty cell where the opponent makes a four together with an open
+    /// three or a second four on other lines (a four-three or four-four point).
     pub four_three: Value,
-    /// Value of one empty cell where a colour makes two open threes (a double three).
+    /// Value of one empty cell where the opponent makes two open threes (a double three).
     pub double_three: Value,
+    /// The same two for the side to move (config `to_move_four_three`,
+    /// `to_move_double_three`).
+    pub four_three_to_move: Value,
+    pub double_three_to_move: Value,
     /// Bonus for the side to move holding a four-three or double-three point while the
     /// opponent cannot make a four: playing it wins unless the opponent defends with
     /// fours, and they have none.
@@ -61,13 +71,17 @@ const CLASS_KEYS: [&str; Pattern::COUNT] = [
 
 impl Default for EvalWeights {
     fn default() -> Self {
+        let class = [0, 0, 0, 0, 2, 9, 28, 59, 348, 348, 250];
         EvalWeights {
-            class: [0, 0, 1, 3, 7, 9, 28, 30, 110, 110, 250],
-            tempo_per_mille: 1_300,
-            four_three: 150,
-            double_three: 80,
-            combo_to_move: 1_500,
-            must_defend: 300,
+            class,
+            class_to_move: class,
+            tempo_per_mille: 1_660,
+            four_three: 455,
+            double_three: 0,
+            four_three_to_move: 455,
+            double_three_to_move: 0,
+            combo_to_move: 2_873,
+            must_defend: 94,
         }
     }
 }
@@ -78,10 +92,19 @@ impl EvalWeights {
         let mut w = d;
         for (i, key) in CLASS_KEYS.iter().enumerate() {
             w.class[i] = config.get_i32_in(key, 0..=10_000, d.class[i]);
+            let to_move_key = key.replacen("eval.", "eval.to_move_", 1);
+            w.class_to_move[i] = config.get_i32_in(&to_move_key, 0..=10_000, d.class_to_move[i]);
         }
         w.tempo_per_mille = config.get_i32_in("eval.tempo_per_mille", 0..=5_000, d.tempo_per_mille);
         w.four_three = config.get_i32_in("eval.four_three", 0..=10_000, d.four_three);
         w.double_three = config.get_i32_in("eval.double_three", 0..=10_000, d.double_three);
+        w.four_three_to_move =
+            config.get_i32_in("eval.to_move_four_three", 0..=10_000, d.four_three_to_move);
+        w.double_three_to_move = config.get_i32_in(
+            "eval.to_move_double_three",
+            0..=10_000,
+            d.double_three_to_move,
+        );
         w.combo_to_move = config.get_i32_in("eval.combo_to_move", 0..=10_000, d.combo_to_move);
         w.must_defend = config.get_i32_in("eval.must_defend", 0..=10_000, d.must_defend);
         w
@@ -92,9 +115,8 @@ impl EvalWeights {
         let us = board.side_to_move();
         let them = us.opponent();
         let combos = combo_cells(board);
-        let score = |color: Color| -> Value {
-            let lines: Value = self
-                .class
+        let score = |color: Color, class: &[Value; Pattern::COUNT], ft: Value, dt: Value| {
+            let lines: Value = class
                 .iter()
                 .enumerate()
                 .map(|(class, w)| {
@@ -102,11 +124,16 @@ impl EvalWeights {
                 })
                 .sum();
             let [four_three, double_three] = combos[color.index()];
-            lines
-                + self.four_three * four_three as Value
-                + self.double_three * double_three as Value
+            lines + ft * four_three as Value + dt * double_three as Value
         };
-        let mut v = score(us) * self.tempo_per_mille / 1000 - score(them);
+        let ours = score(
+            us,
+            &self.class_to_move,
+            self.four_three_to_move,
+            self.double_three_to_move,
+        );
+        let theirs = score(them, &self.class, self.four_three, self.double_three);
+        let mut v = ours * self.tempo_per_mille / 1000 - theirs;
         let [ft, dt] = combos[us.index()];
         if ft + dt > 0 && !can_four(board, them) {
             v += self.combo_to_move;
@@ -213,6 +240,27 @@ mod tests {
             ..w
         };
         assert_eq!(w.evaluate(&b) - without.evaluate(&b), w.combo_to_move);
+    }
+
+    #[test]
+    fn the_embedded_config_holds_the_default_weights() {
+        let embedded = EvalWeights::from_config(&crate::config::Config::embedded());
+        assert_eq!(embedded, EvalWeights::default());
+    }
+
+    #[test]
+    fn the_side_to_move_has_its_own_weights() {
+        // Black's open three h8 i8 j8, white to move: black's pairs are the opponent's.
+        let b = board(&[(7, 7), (0, 14), (8, 7), (14, 0), (9, 7)]);
+        let w = EvalWeights::default();
+        let open_four = Pattern::OpenFour as usize;
+        let mut to_move = w;
+        to_move.class_to_move[open_four] += 1000;
+        assert_eq!(to_move.evaluate(&b), w.evaluate(&b));
+        let mut opponent = w;
+        opponent.class[open_four] += 1;
+        let cells = b.pattern_count(Color::Black, Pattern::OpenFour) as Value;
+        assert_eq!(w.evaluate(&b) - opponent.evaluate(&b), cells);
     }
 
     #[test]
