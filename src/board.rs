@@ -470,6 +470,15 @@ impl Board {
         self.patterns[p.index()][color.index()][dir]
     }
 
+    /// The class `color` would make on line `dir` by playing the empty cell `p` if a stone
+    /// of its own also stood `k` cells (1 ≤ |k| ≤ 5) from `p` along that line: one table
+    /// lookup, no move made.
+    #[inline]
+    pub fn pattern_with_stone(&self, p: Pos, color: Color, dir: usize, k: i32) -> Pattern {
+        let bits = (Cell::stone(color) as u32) << slot_shift(k);
+        self.table.lookup(self.codes[p.index()][dir] | bits)[color.index()]
+    }
+
     /// All four line classes of an empty cell for both colours.
     #[inline]
     pub fn cell_patterns(&self, p: Pos) -> &CellPatterns {

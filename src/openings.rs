@@ -11,7 +11,7 @@ use crate::board::Board;
 use crate::eval::{self, Value};
 use crate::search::{SearchLimits, SearchState};
 use crate::threat;
-use crate::types::{Color, Coord, Rule};
+use crate::types::{Coord, Rule};
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 use std::collections::BTreeSet;
@@ -132,8 +132,9 @@ fn draw(rng: &mut StdRng, size: usize, n: usize) -> Option<Vec<Coord>> {
 const DECIDED_CHECK_NODES: u64 = 50_000;
 
 /// The fixed-depth value of an opening for the side to move, or `None` when the
-/// position is illegal (a renju foul), already decided by the search, or when either
-/// side has a forced win the threat-space search finds (VCT, bounded).
+/// position is illegal (a renju foul), already decided by the search, or when the
+/// threat-space search (VCT, bounded) finds a forced win for the side to move, or one
+/// for the other side that no move stops.
 pub fn balance(stones: &[Coord], rule: Rule, size: usize, depth: i32) -> Option<Value> {
     let mut board = Board::new(size, size, rule).ok()?;
     for &s in stones {
@@ -149,10 +150,17 @@ pub fn balance(stones: &[Coord], rule: Rule, size: usize, depth: i32) -> Option<
         deadline: None,
         stop: None,
     };
-    for side in Color::BOTH {
-        if threat::find_win(&mut board, side, &vct).is_some() {
-            return None;
-        }
+    // Decided: the side to move wins by threats, or the other side would and no move
+    // stops it. A threat that can be answered decides nothing (a stronger threat search
+    // finds more of these; they are sharp openings, not decided ones).
+    let us = board.side_to_move();
+    if threat::find_win(&mut board, us, &vct).is_some() {
+        return None;
+    }
+    if threat::find_win(&mut board, us.opponent(), &vct).is_some()
+        && threat::defences(&mut board, us, &vct).is_some_and(|d| d.is_empty())
+    {
+        return None;
     }
     let mut state = SearchState::new();
     state.set_tt_bytes(4 << 20);

@@ -292,3 +292,143 @@ fn standard_rule_refutes_a_straight_four_whose_end_makes_an_overline() {
     let d8 = std.pos(Coord::from_pos_notation("d8").unwrap()).unwrap();
     assert!(verify_win(&mut std, Color::Black, d8, &Limits::vcf(), 10_000).is_err());
 }
+
+/// Standard rule, black to move (white just played j3 against the open three g6 h5 i4,
+/// from the game of `pub-std-def023` where only f7 holds). No black move makes an open
+/// three or a four except the two fours f7 and e8, which white answers; but g8 (a quiet
+/// move: only twos) makes e8 a four-three point — e8 would close the anti-diagonal four
+/// e8 . g6 h5 i4 and make the open three e8 . g8 h8 on row 8 — and the win goes on from
+/// there. The main search finds it independently (mate in 15 with g8 after ~40 s), and
+/// the brute-force verifier confirms the first move the threat search plays.
+#[test]
+fn a_quiet_move_that_makes_a_four_three_point_is_a_threat() {
+    let mut b = Board::new(15, 15, Rule::Standard).unwrap();
+    for c in parse_pos_sequence("h8k8h5i5i4l8m4h6g6j3").unwrap() {
+        b.play(c).unwrap();
+    }
+    assert_eq!(b.side_to_move(), Color::Black);
+    let before = b.hash();
+    let seq = find_win(&mut b, Color::Black, &vct_limits()).expect("black wins");
+    assert_eq!(b.hash(), before);
+    let first = seq.first_move().unwrap();
+    assert_eq!(b.coord(first).to_pos_notation(), "g8");
+    let verdict = verify_win(&mut b, Color::Black, first, &vct_limits(), 300_000);
+    assert!(
+        matches!(verdict, Ok(()) | Err(Rejection::TooBig)),
+        "{verdict:?}"
+    );
+    // Before g8, e8 is only a four point; g8 makes it a four-three point.
+    let at = |b: &Board, n: &str| b.pos(Coord::from_pos_notation(n).unwrap()).unwrap();
+    let (e8, g8) = (at(&b, "e8"), at(&b, "g8"));
+    assert!(!wuzi::threat::threats::is_four_three_point(
+        &mut b,
+        e8,
+        Color::Black
+    ));
+    b.place(g8, Color::Black);
+    assert!(wuzi::threat::threats::is_four_three_point(
+        &mut b,
+        e8,
+        Color::Black
+    ));
+    b.undo();
+}
+
+/// The narrow reply window of a four-three point under freestyle and standard (see
+/// `three_stopper_candidates`) holds every stone that stops the point: over generated
+/// positions and the positions after each of their threes, every empty cell is tried
+/// exactly for every four-three point of the side that moved, and each stopping cell
+/// that is not a four of the defender (those are replies of their own) must be in the
+/// window.
+#[test]
+fn four_three_reply_window_holds_every_stopping_stone() {
+    use wuzi::pattern::Pattern;
+    use wuzi::threat::threats::{
+        is_four_three_point, still_sure, three_stopper_candidates, MoveShape,
+    };
+    let mut checked = 0;
+    for mut b in wuzi::threat::corpus::generate(120, 99) {
+        if !matches!(b.rule(), Rule::Freestyle | Rule::Standard) {
+            continue;
+        }
+        let cells: Vec<Pos> = b.positions().collect();
+        for attacker in Color::BOTH {
+            let defender = attacker.opponent();
+            // The attacker's moves that make a three somewhere (each may leave
+            // four-three points), and the position as it is.
+            let threes: Vec<Pos> = cells
+                .iter()
+                .copied()
+                .filter(|&m| {
+                    b.is_empty(m)
+                        && b.cell_patterns(m)[attacker.index()]
+                            .iter()
+                            .any(|&l| l == Pattern::Three || l == Pattern::OpenThree)
+                })
+                .collect();
+            for m in threes.into_iter().map(Some).chain([None]) {
+                if let Some(m) = m {
+                    b.place(m, attacker);
+                }
+                if !b.has_five_point(attacker) && !b.has_five_point(defender) {
+                    checked += check_window(&mut b, &cells, attacker);
+                }
+                if m.is_some() {
+                    b.undo();
+                }
+            }
+        }
+    }
+    assert!(
+        checked >= 200,
+        "too few four-three points to mean anything: {checked}"
+    );
+
+    fn check_window(b: &mut Board, cells: &[Pos], attacker: Color) -> usize {
+        let defender = attacker.opponent();
+        let shaped: Vec<Pos> = cells
+            .iter()
+            .copied()
+            .filter(|&q| {
+                b.is_empty(q) && {
+                    let s = MoveShape::of(b, q, attacker);
+                    !s.wins_next() && s.fours == 1 && s.open_threes > 0
+                }
+            })
+            .collect();
+        let points: Vec<Pos> = shaped
+            .into_iter()
+            .filter(|&q| is_four_three_point(b, q, attacker))
+            .collect();
+        for &q in &points {
+            let mut window = smallvec::SmallVec::new();
+            three_stopper_candidates(b, &[q], attacker, &mut window);
+            for &c in cells {
+                if !b.is_empty(c) || window.contains(&c) {
+                    continue;
+                }
+                if MoveShape::of(b, c, defender).is_four() {
+                    continue;
+                }
+                b.place(c, defender);
+                let stops = !still_sure(b, q, attacker);
+                b.undo();
+                let moves: Vec<String> = b
+                    .history()
+                    .iter()
+                    .map(|&p| b.coord(p).to_pos_notation())
+                    .collect();
+                assert!(
+                    !stops,
+                    "{:?}: {} stops the four-three point {} of {attacker:?} outside the \
+                     window, in {}",
+                    b.rule(),
+                    b.coord(c).to_pos_notation(),
+                    b.coord(q).to_pos_notation(),
+                    moves.concat()
+                );
+            }
+        }
+        points.len()
+    }
+}

@@ -77,22 +77,28 @@ impl MoveShape {
         let lines = &board.cell_patterns(p)[color.index()];
         let mut shape = MoveShape::default();
         for &l in lines {
-            match l {
-                Pattern::Five => shape.five = true,
-                Pattern::OpenFour => {
-                    shape.straight_four = true;
-                    shape.fours += 1;
-                }
-                Pattern::DoubleFour => {
-                    shape.straight_four = true;
-                    shape.fours += 2;
-                }
-                Pattern::Four => shape.fours += 1,
-                Pattern::OpenThree => shape.open_threes += 1,
-                _ => {}
-            }
+            shape.add(l);
         }
         shape
+    }
+
+    /// Counts one more line of class `l`.
+    #[inline]
+    fn add(&mut self, l: Pattern) {
+        match l {
+            Pattern::Five => self.five = true,
+            Pattern::OpenFour => {
+                self.straight_four = true;
+                self.fours += 1;
+            }
+            Pattern::DoubleFour => {
+                self.straight_four = true;
+                self.fours += 2;
+            }
+            Pattern::Four => self.fours += 1,
+            Pattern::OpenThree => self.open_threes += 1,
+            _ => {}
+        }
     }
 
     /// True when the move threatens five next move (category 1 or better).
@@ -319,13 +325,15 @@ fn is_broken(board: &Board, gain: Pos, color: Color, dir: usize) -> bool {
 }
 
 /// The attacker's candidate moves: fours (category 1) and, when `threes` is set, open
-/// threes (category 2), legal and ordered strongest first (ties by position, so the
+/// threes (category 2) and, when `quiet` is set too, the quiet threats (see
+/// [`QUIET_THREATS`]), legal and ordered strongest first (ties by position, so the
 /// search is deterministic).
 pub fn attacker_moves(
     board: &mut Board,
     cells: &[Pos],
     color: Color,
     threes: bool,
+    quiet: bool,
     out: &mut Vec<(i32, Pos)>,
 ) {
     out.clear();
@@ -336,12 +344,20 @@ pub fn attacker_moves(
     if !have_fours && !have_threes {
         return;
     }
+    let quiet = threes
+        && quiet
+        && QUIET_THREATS
+        && matches!(board.rule(), Rule::Freestyle | Rule::Standard);
+    let mut anchors: SmallVec<[Pos; 16]> = SmallVec::new();
     for &p in cells {
         if !board.is_empty(p) {
             continue;
         }
         let lines = &board.cell_patterns(p)[color.index()];
         let top = lines[0].max(lines[1]).max(lines[2]).max(lines[3]);
+        if quiet && top >= Pattern::OpenThree {
+            anchors.push(p);
+        }
         let crossing = || {
             lines
                 .iter()
@@ -357,9 +373,90 @@ pub fn attacker_moves(
         let shape = MoveShape::of(board, p, color);
         out.push((shape.score(), p));
     }
+    if quiet && !anchors.is_empty() {
+        quiet_threats(board, &anchors, color, out);
+    }
     out.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
     if board.rule() == Rule::Renju && color == Color::Black {
         out.retain(|&(_, p)| !rules::is_forbidden(board, p));
+    }
+}
+
+/// Whether a move that makes neither a four nor an open three, but turns another cell
+/// into a four-three or four-four point, is tried as a threat (at VCT level). Such a
+/// move is as strong as a three — the point wins unless answered — and Allis's threat
+/// list has no name for it: `X X X [.] o` plus an open two crossing the five point, or
+/// two closed threes whose four points meet. Found by trial from the cells where the
+/// attacker already makes an open three or a four (see `quiet_threats`).
+///
+/// Only under freestyle and standard, where the replies to a four-three point are read
+/// from a narrow window (see `three_stopper_candidates`): under renju and caro the wide
+/// window and, under renju, the forbidden-point test of every reply made VCT calls two
+/// to ten times slower per node, and no renju puzzle of the shared suite needed them.
+pub const QUIET_THREATS: bool = true;
+
+/// Adds to `out` the quiet moves that make a new sure win point (see [`QUIET_THREATS`]).
+///
+/// A stone changes the patterns of the cells on its four lines only, one line each, so
+/// a new four-three or four-four point `q` has one line that the move upgraded — from
+/// an open two to an open three, or from a three to a four — and another line where `q`
+/// already made an open three or a four: `anchors` (the empty cells making an open three
+/// or better somewhere) are the only candidates for `q`, and the move lies within four
+/// cells of it on an upgradable line. Each candidate is played and `q` re-checked
+/// exactly; the ones already in `out` are skipped.
+fn quiet_threats(board: &mut Board, anchors: &[Pos], color: Color, out: &mut Vec<(i32, Pos)>) {
+    let mut tried: SmallVec<[Pos; 64]> = SmallVec::new();
+    for &q in anchors {
+        let shape = MoveShape::of(board, q, color);
+        if shape.five || shape.wins_next() || (shape.fours == 1 && shape.open_threes > 0) {
+            continue; // already a (likely) sure point: the attacker plays it directly
+        }
+        let lines = board.cell_patterns(q)[color.index()];
+        for dir in 0..4 {
+            let elsewhere = (0..4)
+                .filter(|&d| d != dir)
+                .map(|d| lines[d])
+                .max()
+                .unwrap_or(Pattern::Dead);
+            // The line grows to a four (beside an open three or a four), or to an open
+            // three (beside a four). The move's own class on the line is then at least
+            // what the line without `q` needs: a three, or an open two.
+            let least = match lines[dir] {
+                Pattern::Three | Pattern::OpenThree if elsewhere >= Pattern::OpenThree => {
+                    Pattern::Three
+                }
+                Pattern::OpenTwo if elsewhere >= Pattern::Four => Pattern::OpenTwo,
+                _ => continue,
+            };
+            for k in (-4..=4).filter(|&k| k != 0) {
+                let p = board.offset(q, dir, k as isize);
+                if !board.is_empty(p)
+                    || board.pattern(p, color, dir) < least
+                    || tried.contains(&p)
+                    || out.iter().any(|&(_, m)| m == p)
+                {
+                    continue;
+                }
+                // What `q` would make on this line with the stone: only a shape that
+                // would be sure is played out and checked exactly.
+                let mut grown = lines;
+                grown[dir] = board.pattern_with_stone(q, color, dir, k);
+                let mut shape = MoveShape::default();
+                for l in grown {
+                    shape.add(l);
+                }
+                if !(shape.wins_next() || (shape.fours == 1 && shape.open_threes > 0)) {
+                    continue;
+                }
+                board.place(p, color);
+                let makes = still_sure(board, q, color);
+                board.undo();
+                if makes {
+                    tried.push(p);
+                    out.push((MoveShape::of(board, p, color).score(), p));
+                }
+            }
+        }
     }
 }
 
@@ -442,7 +539,13 @@ pub fn still_sure(board: &mut Board, q: Pos, attacker: Color) -> bool {
 ///   point of the three and its own window lie up to four cells beyond `q`), and the
 ///   cells within ±5, on any line, of each cell within ±4 (caro: ±9, the run ends) along
 ///   `q`'s lines (the stone that stops the four lies there; a stone on its lines can
-///   make it a five point for the opponent).
+///   make it a five point for the opponent). Under freestyle and standard both parts
+///   are narrower: along `q`'s lines only the four's and the three's count (on a line
+///   where `q` makes less than an open three, a stone of the opponent changes nothing
+///   `q` needs), and elsewhere a stone can only matter by making, with the stone that
+///   stops the four (on the four's line, within ±4 of `q`), a five point of the
+///   opponent, so it lies within ±4 of that stone on one line and makes a three or
+///   better there for the opponent already.
 ///
 /// Under renju a black point is watched on all four lines, because a white stone on any
 /// of them can change whether the point is forbidden. The caller re-checks each
@@ -459,48 +562,77 @@ pub fn three_stopper_candidates(
     }
     let all_lines = board.rule() == Rule::Renju && attacker == Color::Black;
     let stopper_reach: i32 = if board.rule() == Rule::Caro { 9 } else { 4 };
-    let coords: SmallVec<[(Coord, bool); 8]> = points
+    // Freestyle and standard: the narrow window off a four-three point's lines.
+    let narrow = matches!(board.rule(), Rule::Freestyle | Rule::Standard);
+    let defender = attacker.opponent();
+    // Per point: its cell, whether it is a four-three point, its four's line, and the
+    // lines where it makes an open three or better (a bit per line).
+    let coords: SmallVec<[(Coord, bool, usize, u8); 8]> = points
         .iter()
         .map(|&q| {
+            let four_dir = (0..4)
+                .find(|&d| board.pattern(q, attacker, d) >= Pattern::Four)
+                .unwrap_or(0);
+            let key_lines = (0..4)
+                .filter(|&d| board.pattern(q, attacker, d) >= Pattern::OpenThree)
+                .fold(0u8, |m, d| m | 1 << d);
             (
                 board.coord(q),
                 !MoveShape::of(board, q, attacker).wins_next(),
+                four_dir,
+                key_lines,
             )
         })
         .collect();
-    let reach = |q: Pos, cq: Coord, four_three: bool, c: Pos| -> bool {
-        if q == c {
-            return true;
-        }
-        let cc = board.coord(c);
-        let (dx, dy) = (cc.x - cq.x, cc.y - cq.y);
-        let aligned = dx == 0 || dy == 0 || dx == dy || dx == -dy;
-        let dist = dx.abs().max(dy.abs());
-        if four_three {
-            if aligned && dist <= 9 {
+    let reach =
+        |q: Pos, (cq, four_three, four_dir, key_lines): (Coord, bool, usize, u8), c: Pos| {
+            if q == c {
                 return true;
             }
-            // Within five cells, on one line, of a cell on q's lines where the stopping
-            // stone can lie: the five point (±4), or under caro a run end (±9).
-            return (0..4).any(|d| {
-                let (sx, sy) = DIR_STEPS[d];
-                (-stopper_reach..=stopper_reach).any(|k: i32| {
-                    let (bx, by) = (cq.x + k * sx, cq.y + k * sy);
-                    let (ex, ey) = (cc.x - bx, cc.y - by);
-                    (ex == 0 || ey == 0 || ex == ey || ex == -ey) && ex.abs().max(ey.abs()) <= 5
+            let cc = board.coord(c);
+            let (dx, dy) = (cc.x - cq.x, cc.y - cq.y);
+            let aligned = dx == 0 || dy == 0 || dx == dy || dx == -dy;
+            let dist = dx.abs().max(dy.abs());
+            if four_three {
+                if narrow {
+                    // On the four's line or the three's, a stone changes `q`'s own shape; on
+                    // its other lines (classes below an open three, which a stone of the
+                    // opponent cannot raise) it acts as any stone off its lines does.
+                    if aligned && dist <= 9 && key_lines & (1 << line_dir(dx, dy)) != 0 {
+                        return true;
+                    }
+                    let (sx, sy) = DIR_STEPS[four_dir];
+                    return (-4..=4).any(|k: i32| {
+                        let (ex, ey) = (cc.x - (cq.x + k * sx), cc.y - (cq.y + k * sy));
+                        (ex == 0 || ey == 0 || ex == ey || ex == -ey)
+                            && ex.abs().max(ey.abs()) <= 4
+                            && board.pattern(c, defender, line_dir(ex, ey)) >= Pattern::Three
+                    });
+                }
+                if aligned && dist <= 9 {
+                    return true;
+                }
+                // Within five cells, on one line, of a cell on q's lines where the stopping
+                // stone can lie: the five point (±4), or under caro a run end (±9).
+                return (0..4).any(|d| {
+                    let (sx, sy) = DIR_STEPS[d];
+                    (-stopper_reach..=stopper_reach).any(|k: i32| {
+                        let (bx, by) = (cq.x + k * sx, cq.y + k * sy);
+                        let (ex, ey) = (cc.x - bx, cc.y - by);
+                        (ex == 0 || ey == 0 || ex == ey || ex == -ey) && ex.abs().max(ey.abs()) <= 5
+                    })
+                });
+            }
+            aligned
+                && dist <= 5
+                && (all_lines || {
+                    let dir = line_dir(dx, dy);
+                    let l = board.pattern(q, attacker, dir);
+                    l == Pattern::OpenFour || l == Pattern::DoubleFour || l == Pattern::Four
                 })
-            });
-        }
-        aligned
-            && dist <= 5
-            && (all_lines || {
-                let dir = line_dir(dx, dy);
-                let l = board.pattern(q, attacker, dir);
-                l == Pattern::OpenFour || l == Pattern::DoubleFour || l == Pattern::Four
-            })
-    };
+        };
     // Seeds: the cells around the first point (its lines, or its whole neighbourhood).
-    let (c0, wide) = coords[0];
+    let (c0, wide, _, _) = coords[0];
     let radius = if wide { 9 } else { 5 };
     for y in (c0.y - radius)..=(c0.y + radius) {
         for x in (c0.x - radius)..=(c0.x + radius) {
@@ -511,7 +643,7 @@ pub fn three_stopper_candidates(
                 && points
                     .iter()
                     .zip(coords.iter())
-                    .all(|(&q, &(cq, ft))| reach(q, cq, ft, c))
+                    .all(|(&q, &info)| reach(q, info, c))
             {
                 out.push(c);
             }
