@@ -32,6 +32,9 @@ use std::time::{Duration, Instant};
 
 /// Deepest ply a search reaches (forcing extensions included).
 pub const MAX_PLY: usize = 128;
+/// The value of a node whose searched moves all lose by force while others were pruned:
+/// below every static value, above every proven loss, and not decisive.
+const UNPROVEN_LOSS: Value = -(WIN_THRESHOLD - 1);
 /// Moves searched at an interior node that is not forced, by default (config
 /// `search.interior_moves`; the figures behind it are there).
 const DEFAULT_INTERIOR_MOVES: usize = 16;
@@ -879,7 +882,7 @@ impl<'a> Worker<'a> {
             Forced::Lost(_) | Forced::No => {
                 let them = self.board.side_to_move().opponent();
                 let threatened = has_decisive_four(self.board, them);
-                self.ordinary_moves(0, Pos::NONE, threatened)
+                self.ordinary_moves(0, Pos::NONE, threatened).0
             }
             Forced::Only(list) => list,
         };
@@ -1127,14 +1130,14 @@ impl<'a> Worker<'a> {
         }
 
         // Steps 5–6: moves.
-        let (mut moves, is_forced) = match forced {
-            Some(list) => (list, true),
+        let (mut moves, capped, is_forced) = match forced {
+            Some(list) => (list, false, true),
             None => {
-                let mut moves = self.ordinary_moves(ply, tt_move, threatened);
+                let (mut moves, capped) = self.ordinary_moves(ply, tt_move, threatened);
                 if let Some(defences) = &defences {
                     restrict_to_defences(&mut moves, defences);
                 }
-                (moves, false)
+                (moves, capped, false)
             }
         };
         self.retain_legal(&mut moves);
@@ -1184,10 +1187,13 @@ impl<'a> Worker<'a> {
                 <= alpha;
 
         let original_alpha = alpha;
+        // Whether some move of the node goes unsearched (the cap, or pruning below).
+        let mut pruned = capped;
         let mut best_value = -INFINITE;
         let mut best_move = Pos::NONE;
         for (i, m) in moves.iter().map(|m| m.pos).enumerate() {
             if i > 0 && (i >= lmp_moves || futile) && m != tt_move && is_quiet(self.board, m, us) {
+                pruned = true;
                 continue;
             }
             // Late quiet moves (no threat made or met) are searched shallower first, by
@@ -1239,6 +1245,12 @@ impl<'a> Worker<'a> {
                     }
                 }
             }
+        }
+        if pruned && best_value <= -WIN_THRESHOLD {
+            // Every move searched loses by force, but not every move was searched: a
+            // loss is proven only against all of them, and a claimed one would be a false
+            // win at the parent. The node is valued as lost, short of a proven loss.
+            best_value = UNPROVEN_LOSS;
         }
         let bound = if best_value >= beta {
             Bound::Lower
@@ -1341,7 +1353,9 @@ impl<'a> Worker<'a> {
     }
 
     /// Steps 5–6: the moves of a node that no five forces.
-    fn ordinary_moves(&mut self, ply: usize, tt_move: Pos, threatened: bool) -> MoveList {
+    /// The moves of a node no five forces, best first, and whether the interior cap
+    /// left some out (never at the root, nor when an open three must be met).
+    fn ordinary_moves(&mut self, ply: usize, tt_move: Pos, threatened: bool) -> (MoveList, bool) {
         let them = self.board.side_to_move().opponent();
         let board = &*self.board;
         let us = board.side_to_move();
@@ -1366,12 +1380,14 @@ impl<'a> Worker<'a> {
             }
             m.score += self.history[m.pos.index()][us.index()].min(1 << 20) >> 6;
         }
-        if !threatened && ply > 0 {
-            movegen::keep_best(&mut moves, self.limits.options.interior_moves);
+        let cap = self.limits.options.interior_moves;
+        if !threatened && ply > 0 && moves.len() > cap {
+            movegen::keep_best(&mut moves, cap);
+            (moves, true)
         } else {
             movegen::sort_moves(&mut moves);
+            (moves, false)
         }
-        moves
     }
 
     fn check_limits(&mut self) {
@@ -1682,6 +1698,43 @@ mod tests {
         let answers = coords("j7,k7,m9,c6,b6");
         let m = checked_move(Rule::Freestyle, moves, 2, true);
         assert!(answers.contains(&m), "{m}");
+    }
+
+    #[test]
+    fn no_loss_is_claimed_from_a_capped_move_list() {
+        // Puzzle pub-free-def011 after black's i13 (only i9 holds): white wins by threats,
+        // starting k8. With 16 moves per interior node, some of white's answers were never
+        // searched, and the nodes where all the searched ones lost claimed a proven loss.
+        let moves = "k13i10m12l8j12i11l12i12i13";
+        let mut b = position(Rule::Freestyle, moves);
+        let limits = threat::Limits {
+            level: threat::Level::Vct,
+            max_nodes: 1_000_000,
+            max_depth: 30,
+            deadline: None,
+            stop: None,
+        };
+        let win = threat::find_win(&mut b, Color::White, &limits).expect("white's win");
+        let first = win.first_move().unwrap();
+        // White's win is real: the independent verifier tries every defence.
+        assert_eq!(
+            threat::verify::verify_win(&mut b, Color::White, first, &limits, 2_000_000),
+            Ok(())
+        );
+        // So a search of the puzzle may not value i13 as a win: it used to, at depth 11
+        // (+M19), and played it.
+        let mut root = position(Rule::Freestyle, &moves[..moves.len() - 3]);
+        let outcome = SearchState::new().evaluate(
+            &mut root,
+            SearchLimits::depth(11),
+            &AtomicBool::new(false),
+        );
+        let (best, value) = (root.coord(outcome.best), outcome.value);
+        let i13 = Coord::new(8, 12);
+        assert!(
+            best != i13 || value < WIN_THRESHOLD,
+            "{best} claimed as a win ({value})"
+        );
     }
 
     #[test]
