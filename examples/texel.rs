@@ -36,7 +36,7 @@ use std::fs;
 use std::path::{Path, PathBuf};
 
 use wuzi::board::Board;
-use wuzi::eval::EvalWeights;
+use wuzi::eval::{can_four, EvalWeights};
 use wuzi::pattern::Pattern;
 use wuzi::types::{Color, Coord, Rule};
 
@@ -134,17 +134,6 @@ fn collect_sgf(path: &Path, out: &mut Vec<PathBuf>) {
     } else if path.extension().is_some_and(|e| e == "sgf") {
         out.push(path.to_path_buf());
     }
-}
-
-fn can_four(board: &Board, color: Color) -> bool {
-    [
-        Pattern::Four,
-        Pattern::OpenFour,
-        Pattern::DoubleFour,
-        Pattern::Five,
-    ]
-    .iter()
-    .any(|&class| board.pattern_count(color, class) > 0)
 }
 
 fn side_counts(board: &Board, color: Color) -> [f64; PER_SIDE] {

@@ -164,7 +164,7 @@ fn combo_cells(board: &Board) -> [[u32; 2]; 2] {
 }
 
 /// Whether `color` can make a four (or better) somewhere.
-fn can_four(board: &Board, color: Color) -> bool {
+pub fn can_four(board: &Board, color: Color) -> bool {
     [
         Pattern::Four,
         Pattern::OpenFour,
