@@ -36,7 +36,7 @@ use std::fs;
 use std::path::{Path, PathBuf};
 
 use wuzi::board::Board;
-use wuzi::eval::{can_four, EvalWeights};
+use wuzi::eval::{self, can_four, EvalWeights};
 use wuzi::pattern::Pattern;
 use wuzi::types::{Color, Coord, Rule};
 
@@ -54,18 +54,15 @@ const CLASSES: [Pattern; 8] = [
 ];
 /// Counts per colour: the eight classes, then four-three and double-three cells.
 const PER_SIDE: usize = CLASSES.len() + 2;
-const NAMES: [&str; PER_SIDE] = [
-    "one",
-    "two",
-    "open_two",
-    "three",
-    "open_three",
-    "four",
-    "open_four",
-    "double_four",
-    "four_three",
-    "double_three",
-];
+/// The config keys of the counts, in order (they name the printed weights).
+fn names() -> [&'static str; PER_SIDE] {
+    let mut names = ["four_three"; PER_SIDE];
+    for (name, &class) in names.iter_mut().zip(&CLASSES) {
+        *name = eval::class_key(class);
+    }
+    names[PER_SIDE - 1] = "double_three";
+    names
+}
 
 /// One sampled position, from the side to move's point of view.
 struct Sample {
@@ -398,11 +395,11 @@ fn print_model(name: &str, m: &Model) {
     println!("# {name}");
     if m.split {
         println!("{:<14} {:>9} {:>9}", "class", "to_move", "opponent");
-        for (i, name) in NAMES.iter().enumerate() {
+        for (i, name) in names().iter().enumerate() {
             println!("{:<14} {:>9.2} {:>9.2}", name, m.us[i], m.them[i]);
         }
     } else {
-        for (name, w) in NAMES.iter().zip(&m.us) {
+        for (name, w) in names().iter().zip(&m.us) {
             println!("{name} = {w:.2}");
         }
         println!("tempo_per_mille = {:.0}", m.tempo * 1000.0);
@@ -496,7 +493,7 @@ fn main() {
         "{:<14} {:>9} {:>9}   (mean count per training position)",
         "class", "to_move", "opponent"
     );
-    for (i, name) in NAMES.iter().enumerate() {
+    for (i, name) in names().iter().enumerate() {
         let mean =
             |f: &dyn Fn(&Sample) -> f64| train.iter().map(f).sum::<f64>() / train.len() as f64;
         println!(
@@ -515,7 +512,7 @@ fn main() {
         loss(&engine, k, &test)
     );
     let mut start = if split { engine.to_split() } else { engine };
-    for (i, name) in NAMES.iter().enumerate() {
+    for (i, name) in names().iter().enumerate() {
         if tie.iter().any(|t| t == name) {
             start.tied[i] = true;
             start.us[i] = start.them[i];

@@ -69,6 +69,12 @@ const CLASS_KEYS: [&str; Pattern::COUNT] = [
     "eval.five",
 ];
 
+/// The config key of a class's weight within the `[eval]` section, e.g. "open_two".
+pub fn class_key(class: Pattern) -> &'static str {
+    let key = CLASS_KEYS[class as usize];
+    key.strip_prefix("eval.").unwrap_or(key)
+}
+
 impl Default for EvalWeights {
     fn default() -> Self {
         let class = [0, 0, 0, 0, 2, 9, 28, 59, 348, 348, 250];
@@ -246,6 +252,16 @@ mod tests {
     fn the_embedded_config_holds_the_default_weights() {
         let embedded = EvalWeights::from_config(&crate::config::Config::embedded());
         assert_eq!(embedded, EvalWeights::default());
+    }
+
+    #[test]
+    fn every_class_key_names_a_key_of_the_embedded_config() {
+        let config = crate::config::Config::embedded();
+        for v in 0..Pattern::COUNT as u8 {
+            let key = format!("eval.{}", class_key(Pattern::from_u8(v)));
+            assert!(config.get(&key).is_some(), "{key}");
+        }
+        assert_eq!(class_key(Pattern::OpenTwo), "open_two");
     }
 
     #[test]
