@@ -56,10 +56,11 @@ const CLASSES: [Pattern; 8] = [
 const PER_SIDE: usize = CLASSES.len() + 2;
 /// The config keys of the counts, in order (they name the printed weights).
 fn names() -> [&'static str; PER_SIDE] {
-    let mut names = ["four_three"; PER_SIDE];
+    let mut names = [""; PER_SIDE];
     for (name, &class) in names.iter_mut().zip(&CLASSES) {
         *name = eval::class_key(class);
     }
+    names[PER_SIDE - 2] = "four_three";
     names[PER_SIDE - 1] = "double_three";
     names
 }
