@@ -1,8 +1,17 @@
-//! Elo difference, its 95% interval and the likelihood of superiority from a W/L/D count.
+//! Elo difference, its 95% interval and the likelihood of superiority from a W/L/D count,
+//! and the same from game pairs (pentanomial).
 //!
 //! Standard formulas: score s = (W + D/2) / N, Elo = −400·log10(1/s − 1); the interval
 //! maps s ± 1.96·σ/√N through the same function, σ² being the per-game score variance;
 //! LOS = Φ((W − L) / √(W + L)).
+//!
+//! The games of a match are not independent: each opening is played twice with colours
+//! swapped, and in Gomoku the opening and the first move often decide who wins, so the
+//! two results of a pair go together (most pairs end one win each). The pair is the
+//! independent unit: counting pairs by the first engine's points in them (0, ½, 1, 1½ or
+//! 2: the pentanomial count), σ² is the variance of a pair's mean score and N the number
+//! of pairs. Where pairs end one win each more often than independent games would, the
+//! interval is narrower than the per-game one, and it is the honest one.
 
 /// Wins, losses and draws from the first engine's point of view.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -81,6 +90,67 @@ pub fn estimate(tally: &Tally) -> EloEstimate {
         elo: elo_from_score(s),
         lower: elo_from_score(s - margin),
         upper: elo_from_score(s + margin),
+        los,
+    }
+}
+
+/// Game pairs (one opening, colours swapped) by the first engine's points in the pair:
+/// `counts[k]` pairs gave it k half-points (0 = two losses … 4 = two wins).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct PairTally {
+    pub counts: [u32; 5],
+}
+
+impl PairTally {
+    pub fn pairs(&self) -> u32 {
+        self.counts.iter().sum()
+    }
+
+    /// Points per game over the pairs, in [0, 1]; 0.5 before any pair.
+    pub fn score(&self) -> f64 {
+        let n = self.pairs();
+        if n == 0 {
+            return 0.5;
+        }
+        let half_points: u32 = (0..5u32).map(|k| k * self.counts[k as usize]).sum();
+        half_points as f64 / (4.0 * n as f64)
+    }
+
+    /// The variance of one pair's mean score (0, ¼, ½, ¾ or 1) around the mean score.
+    pub fn per_pair_variance(&self) -> f64 {
+        let n = self.pairs();
+        if n == 0 {
+            return 0.0;
+        }
+        let s = self.score();
+        let sum: f64 = (0..5)
+            .map(|k| self.counts[k] as f64 * (k as f64 / 4.0 - s).powi(2))
+            .sum();
+        sum / n as f64
+    }
+}
+
+/// The Elo estimate from game pairs (see the module's notes): the same score as the
+/// per-game count of those games, a margin from the pairs' variance, and the LOS from the
+/// normal approximation of the mean pair score.
+pub fn estimate_pairs(tally: &PairTally) -> EloEstimate {
+    let s = tally.score();
+    let n = tally.pairs().max(1) as f64;
+    let standard_error = (tally.per_pair_variance() / n).sqrt();
+    let los = if standard_error == 0.0 {
+        // Every pair scored the same: certain either way, or even.
+        match s.partial_cmp(&0.5) {
+            Some(std::cmp::Ordering::Greater) => 1.0,
+            Some(std::cmp::Ordering::Less) => 0.0,
+            _ => 0.5,
+        }
+    } else {
+        normal_cdf((s - 0.5) / standard_error)
+    };
+    EloEstimate {
+        elo: elo_from_score(s),
+        lower: elo_from_score(s - Z_95 * standard_error),
+        upper: elo_from_score(s + Z_95 * standard_error),
         los,
     }
 }
@@ -166,6 +236,53 @@ mod tests {
         assert!(close(e.lower, -58.94623015823473, 1e-9));
         assert!(close(e.upper, 715.8345612641904, 1e-8));
         assert!(close(e.los, 0.8970483946339658, 1e-12));
+    }
+
+    #[test]
+    fn pair_estimate_agrees_with_the_formulas_computed_by_hand() {
+        // Pairs [39, 4, 140, 7, 50] (240): 505 half-points, s = 505/960 = 0.5260417;
+        // σ² = Σ nₖ (k/4 − s)² / 240 = 0.0948947; se = √(σ²/240) = 0.0198845;
+        // Elo(s) = 18.1120, Elo(s − 1.96·se) = −8.9876, Elo(s + 1.96·se) = 45.4340;
+        // LOS = Φ((s − ½)/se) = 0.904842 (computed separately, in Python).
+        let t = PairTally {
+            counts: [39, 4, 140, 7, 50],
+        };
+        assert_eq!(t.pairs(), 240);
+        assert!(close(t.score(), 505.0 / 960.0, 1e-15));
+        assert!(close(t.per_pair_variance(), 0.094_894_748_263_888_9, 1e-12));
+        let e = estimate_pairs(&t);
+        assert!(close(e.elo, 18.111_992_584_619_564, 1e-9));
+        assert!(close(e.lower, -8.987_597_599_410_794, 1e-9));
+        assert!(close(e.upper, 45.434_025_373_470_67, 1e-9));
+        assert!(close(e.los, 0.904_841_877_361_221_1, 1e-9));
+        // The same 480 games counted one by one (the 140 even pairs a win and a loss
+        // each): the same score, a wider interval.
+        let games = Tally {
+            wins: 140 + 7 + 2 * 50,
+            losses: 2 * 39 + 4 + 140,
+            draws: 4 + 7,
+        };
+        let per_game = estimate(&games);
+        assert!(close(per_game.elo, e.elo, 1e-9));
+        assert!(e.upper - e.lower < per_game.upper - per_game.lower);
+    }
+
+    #[test]
+    fn pairs_that_always_split_leave_no_doubt_and_no_difference() {
+        // Every pair one win each: an even match, known exactly.
+        let split = estimate_pairs(&PairTally {
+            counts: [0, 0, 12, 0, 0],
+        });
+        assert_eq!((split.elo, split.lower, split.upper), (0.0, 0.0, 0.0));
+        assert_eq!(split.los, 0.5);
+        // Twice as many of one engine's double wins as of its double losses.
+        let ahead = estimate_pairs(&PairTally {
+            counts: [10, 0, 0, 0, 20],
+        });
+        assert!(close(ahead.elo, elo_from_score(2.0 / 3.0), 1e-9));
+        assert!(ahead.lower < ahead.elo && ahead.elo < ahead.upper);
+        assert!(ahead.los > 0.5);
+        assert_eq!(estimate_pairs(&PairTally::default()).elo, 0.0);
     }
 
     #[test]

@@ -1,6 +1,6 @@
 //! What the user reads: a progress line per finished game and the final table.
 
-use super::elo::{estimate, Tally};
+use super::elo::{estimate, estimate_pairs, PairTally, Tally};
 use super::game::EndReason;
 use super::tournament::{GameReport, MatchConfig, MatchResult, MatchState};
 use crate::types::Color;
@@ -67,6 +67,31 @@ fn share_of(used: Duration, limit_ms: u64) -> String {
         100.0 * used.as_secs_f64() * 1000.0 / limit_ms as f64,
         limit_ms
     )
+}
+
+/// The finished game pairs (games 2k and 2k+1 play one opening with colours swapped, see
+/// `opening::schedule`) by the first engine's points in each; a pair with a game not
+/// played (a match stopped early) is left out.
+pub fn pair_tally(games: &[GameReport]) -> PairTally {
+    // Pair number -> (games finished, the first engine's half-points in them).
+    let mut pairs: BTreeMap<usize, (u32, usize)> = BTreeMap::new();
+    for game in games {
+        let half_points = match game.winner_engine() {
+            Some(0) => 2,
+            Some(_) => 0,
+            None => 1,
+        };
+        let pair = pairs.entry(game.index / 2).or_default();
+        pair.0 += 1;
+        pair.1 += half_points;
+    }
+    let mut tally = PairTally::default();
+    for &(finished, half_points) in pairs.values() {
+        if finished == 2 {
+            tally.counts[half_points] += 1;
+        }
+    }
+    tally
 }
 
 /// Standings of both engines over the given games.
@@ -214,6 +239,25 @@ pub fn final_table(config: &MatchConfig, result: &MatchResult) -> String {
         signed(e.upper),
         100.0 * e.los
     ));
+    let pairs = pair_tally(&state.games);
+    if pairs.pairs() > 0 {
+        let e = estimate_pairs(&pairs);
+        let [a, b, c, d, f] = pairs.counts;
+        out.push_str(&format!(
+            "Elo by pairs ({} openings with colours swapped; {}'s points 0/0.5/1/1.5/2: {} {} {} {} {}): {} [{}, {}] (95%), LOS {:.1}%\n",
+            pairs.pairs(),
+            config.engines[0].name,
+            a,
+            b,
+            c,
+            d,
+            f,
+            signed(e.elo),
+            signed(e.lower),
+            signed(e.upper),
+            100.0 * e.los
+        ));
+    }
     if let Some(sprt) = &config.sprt {
         let (lower, upper) = sprt.bounds();
         out.push_str(&format!(
@@ -340,6 +384,25 @@ mod tests {
         assert_eq!(second.total, Duration::from_millis(1100));
         assert_eq!(second.longest_move, Duration::from_millis(700));
         assert_eq!(second.most_in_a_game, Duration::from_millis(700));
+    }
+
+    #[test]
+    fn pairs_count_the_first_engine_s_points_per_opening() {
+        let games = [
+            // Pair 0: engine 0 wins as black, loses as white: 1 point.
+            game(0, 0, Some(Color::Black), EndReason::Five),
+            game(1, 1, Some(Color::Black), EndReason::Five),
+            // Pair 1: engine 0 wins as white, draws as black: 1.5 points.
+            game(3, 1, Some(Color::White), EndReason::Five),
+            game(2, 0, None, EndReason::BoardFull),
+            // Pair 2: engine 1 wins both (one by a timeout): 0 points.
+            game(4, 0, Some(Color::White), EndReason::Timeout),
+            game(5, 1, Some(Color::Black), EndReason::Five),
+            // Pair 3: its second game was not played.
+            game(6, 0, Some(Color::Black), EndReason::Five),
+        ];
+        assert_eq!(pair_tally(&games).counts, [1, 0, 1, 1, 0]);
+        assert_eq!(pair_tally(&[]).pairs(), 0);
     }
 
     #[test]

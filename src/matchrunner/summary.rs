@@ -1,7 +1,7 @@
 //! The machine-readable match summary (JSON, written by hand).
 
-use super::elo::{estimate, Tally};
-use super::report::{clock_use, standings};
+use super::elo::{estimate, estimate_pairs, Tally};
+use super::report::{clock_use, pair_tally, standings};
 use super::tournament::{game_file_stem, MatchConfig, MatchResult};
 use crate::types::Color;
 
@@ -93,6 +93,8 @@ pub fn summary_json(config: &MatchConfig, result: &MatchResult) -> String {
         })
         .collect();
     let e = estimate(&state.tally);
+    let pairs = pair_tally(&state.games);
+    let by_pairs = estimate_pairs(&pairs);
     let sprt = match &config.sprt {
         None => "null".to_string(),
         Some(p) => {
@@ -111,7 +113,7 @@ pub fn summary_json(config: &MatchConfig, result: &MatchResult) -> String {
         }
     };
     format!(
-        "{{\n  \"rule\": {},\n  \"width\": {},\n  \"height\": {},\n  \"timeout_turn\": {},\n  \"timeout_match\": {},\n  \"tolerance\": {},\n  \"games_planned\": {},\n  \"games_played\": {},\n  \"wall_ms\": {},\n  \"score\": {},\n  \"tally\": {},\n  \"elo\": {},\n  \"elo_lower\": {},\n  \"elo_upper\": {},\n  \"los\": {},\n  \"sprt\": {},\n  \"engines\": [\n{}\n  ],\n  \"games\": [\n{}\n  ]\n}}\n",
+        "{{\n  \"rule\": {},\n  \"width\": {},\n  \"height\": {},\n  \"timeout_turn\": {},\n  \"timeout_match\": {},\n  \"tolerance\": {},\n  \"games_planned\": {},\n  \"games_played\": {},\n  \"wall_ms\": {},\n  \"score\": {},\n  \"tally\": {},\n  \"elo\": {},\n  \"elo_lower\": {},\n  \"elo_upper\": {},\n  \"los\": {},\n  \"pairs\": {},\n  \"elo_pairs\": {},\n  \"elo_pairs_lower\": {},\n  \"elo_pairs_upper\": {},\n  \"los_pairs\": {},\n  \"sprt\": {},\n  \"engines\": [\n{}\n  ],\n  \"games\": [\n{}\n  ]\n}}\n",
         json_string(config.setup.rule.name()),
         config.setup.width,
         config.setup.height,
@@ -127,6 +129,11 @@ pub fn summary_json(config: &MatchConfig, result: &MatchResult) -> String {
         json_number(e.lower),
         json_number(e.upper),
         json_number(e.los),
+        format!("{:?}", pairs.counts),
+        json_number(by_pairs.elo),
+        json_number(by_pairs.lower),
+        json_number(by_pairs.upper),
+        json_number(by_pairs.los),
         sprt,
         engines.join(",\n"),
         games.join(",\n"),
