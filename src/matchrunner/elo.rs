@@ -76,6 +76,19 @@ pub struct EloEstimate {
     pub los: f64,
 }
 
+impl EloEstimate {
+    /// The estimate for a mean score, its 95% margin (in score) and LOS: the score and
+    /// both ends of the interval mapped to Elo.
+    fn from_score(score: f64, margin: f64, los: f64) -> Self {
+        EloEstimate {
+            elo: elo_from_score(score),
+            lower: elo_from_score(score - margin),
+            upper: elo_from_score(score + margin),
+            los,
+        }
+    }
+}
+
 pub fn estimate(tally: &Tally) -> EloEstimate {
     let s = tally.score();
     let n = tally.games().max(1) as f64;
@@ -86,12 +99,7 @@ pub fn estimate(tally: &Tally) -> EloEstimate {
     } else {
         normal_cdf((tally.wins as f64 - tally.losses as f64) / decisive.sqrt())
     };
-    EloEstimate {
-        elo: elo_from_score(s),
-        lower: elo_from_score(s - margin),
-        upper: elo_from_score(s + margin),
-        los,
-    }
+    EloEstimate::from_score(s, margin, los)
 }
 
 /// Game pairs (one opening, colours swapped) by the first engine's points in the pair:
@@ -147,12 +155,7 @@ pub fn estimate_pairs(tally: &PairTally) -> EloEstimate {
     } else {
         normal_cdf((s - 0.5) / standard_error)
     };
-    EloEstimate {
-        elo: elo_from_score(s),
-        lower: elo_from_score(s - Z_95 * standard_error),
-        upper: elo_from_score(s + Z_95 * standard_error),
-        los,
-    }
+    EloEstimate::from_score(s, Z_95 * standard_error, los)
 }
 
 /// Φ(x), the standard normal distribution function.

@@ -113,7 +113,7 @@ pub fn summary_json(config: &MatchConfig, result: &MatchResult) -> String {
         }
     };
     format!(
-        "{{\n  \"rule\": {},\n  \"width\": {},\n  \"height\": {},\n  \"timeout_turn\": {},\n  \"timeout_match\": {},\n  \"tolerance\": {},\n  \"games_planned\": {},\n  \"games_played\": {},\n  \"wall_ms\": {},\n  \"score\": {},\n  \"tally\": {},\n  \"elo\": {},\n  \"elo_lower\": {},\n  \"elo_upper\": {},\n  \"los\": {},\n  \"pairs\": {},\n  \"elo_pairs\": {},\n  \"elo_pairs_lower\": {},\n  \"elo_pairs_upper\": {},\n  \"los_pairs\": {},\n  \"sprt\": {},\n  \"engines\": [\n{}\n  ],\n  \"games\": [\n{}\n  ]\n}}\n",
+        "{{\n  \"rule\": {},\n  \"width\": {},\n  \"height\": {},\n  \"timeout_turn\": {},\n  \"timeout_match\": {},\n  \"tolerance\": {},\n  \"games_planned\": {},\n  \"games_played\": {},\n  \"wall_ms\": {},\n  \"score\": {},\n  \"tally\": {},\n  \"elo\": {},\n  \"elo_lower\": {},\n  \"elo_upper\": {},\n  \"los\": {},\n  \"pairs\": {:?},\n  \"elo_pairs\": {},\n  \"elo_pairs_lower\": {},\n  \"elo_pairs_upper\": {},\n  \"los_pairs\": {},\n  \"sprt\": {},\n  \"engines\": [\n{}\n  ],\n  \"games\": [\n{}\n  ]\n}}\n",
         json_string(config.setup.rule.name()),
         config.setup.width,
         config.setup.height,
@@ -129,7 +129,7 @@ pub fn summary_json(config: &MatchConfig, result: &MatchResult) -> String {
         json_number(e.lower),
         json_number(e.upper),
         json_number(e.los),
-        format!("{:?}", pairs.counts),
+        pairs.counts,
         json_number(by_pairs.elo),
         json_number(by_pairs.lower),
         json_number(by_pairs.upper),
