@@ -13,8 +13,6 @@
 //!   --tie NAME,...        split model: these classes keep one weight for both sides
 //!                         (e.g. `one,two`: the many pairs on open space then add
 //!                         nothing that flips sign with the side to move)
-//!   --freeze NAME,...     these weights keep their default values (to fit new terms
-//!                         on top of settled ones)
 //! ```
 //!
 //! It reads the SGF records the match runner writes (folders are searched recursively),
@@ -37,7 +35,7 @@ use std::collections::{HashMap, HashSet};
 use std::fs;
 use std::path::{Path, PathBuf};
 
-use wuzi::board::{Board, QUIET_COMBO_NAMES};
+use wuzi::board::Board;
 use wuzi::eval::{self, can_four, EvalWeights};
 use wuzi::pattern::Pattern;
 use wuzi::types::{Color, Coord, Rule};
@@ -54,20 +52,16 @@ const CLASSES: [Pattern; 8] = [
     Pattern::OpenFour,
     Pattern::DoubleFour,
 ];
-/// Counts per colour: the eight classes, four-three and double-three cells, then the
-/// building combinations (`QUIET_COMBO_NAMES`).
-const PER_SIDE: usize = CLASSES.len() + 2 + QUIET_COMBO_NAMES.len();
-/// Index of the four-three count, followed by the double three and the building ones.
-const COMBOS: usize = CLASSES.len();
+/// Counts per colour: the eight classes, then four-three and double-three cells.
+const PER_SIDE: usize = CLASSES.len() + 2;
 /// The config keys of the counts, in order (they name the printed weights).
 fn names() -> [&'static str; PER_SIDE] {
     let mut names = [""; PER_SIDE];
     for (name, &class) in names.iter_mut().zip(&CLASSES) {
         *name = eval::class_key(class);
     }
-    names[COMBOS] = "four_three";
-    names[COMBOS + 1] = "double_three";
-    names[COMBOS + 2..].copy_from_slice(&QUIET_COMBO_NAMES);
+    names[PER_SIDE - 2] = "four_three";
+    names[PER_SIDE - 1] = "double_three";
     names
 }
 
@@ -145,14 +139,8 @@ fn side_counts(board: &Board, color: Color) -> [f64; PER_SIDE] {
     for (i, &class) in CLASSES.iter().enumerate() {
         c[i] = board.pattern_count(color, class) as f64;
     }
-    c[COMBOS] = board.four_three_cells(color) as f64;
-    c[COMBOS + 1] = board.double_three_cells(color) as f64;
-    for (ci, n) in c[COMBOS + 2..]
-        .iter_mut()
-        .zip(board.quiet_combo_cells(color))
-    {
-        *ci = n as f64;
-    }
+    c[CLASSES.len()] = board.four_three_cells(color) as f64;
+    c[CLASSES.len() + 1] = board.double_three_cells(color) as f64;
     c
 }
 
@@ -169,8 +157,7 @@ fn samples(game: &Game, skip: usize) -> Option<Vec<Sample>> {
             if quiet {
                 let u = side_counts(&board, us);
                 let t = side_counts(&board, them);
-                let combo =
-                    (u[COMBOS] + u[COMBOS + 1] > 0.0 && !can_four(&board, them)) as u8 as f64;
+                let combo = (u[8] + u[9] > 0.0 && !can_four(&board, them)) as u8 as f64;
                 let must = ((board.pattern_count(them, Pattern::OpenFour)
                     + board.pattern_count(them, Pattern::DoubleFour)
                     + board.four_three_cells(them)
@@ -210,8 +197,6 @@ struct Model {
     split: bool,
     /// Split model: classes whose two weights are one.
     tied: [bool; PER_SIDE],
-    /// Weights the fit leaves as they start (both sides' in the split model).
-    frozen: [bool; PER_SIDE],
     /// Side to move's weights (tempo model: the shared weights).
     us: [f64; PER_SIDE],
     /// Opponent's weights (split model only).
@@ -225,34 +210,26 @@ impl Model {
     /// The engine's weights: the tempo model when the side to move's weights equal the
     /// opponent's, else the split model with the tempo factor folded in.
     fn from_engine(w: &EvalWeights) -> Model {
-        let side = |class: &[i32; Pattern::COUNT],
-                    four_three: i32,
-                    double_three: i32,
-                    quiet: &[i32; QUIET_COMBO_NAMES.len()]| {
+        let side = |class: &[i32; Pattern::COUNT], four_three: i32, double_three: i32| {
             let mut c = [0.0; PER_SIDE];
             for (i, &p) in CLASSES.iter().enumerate() {
                 c[i] = class[p as usize] as f64;
             }
-            c[COMBOS] = four_three as f64;
-            c[COMBOS + 1] = double_three as f64;
-            for (ci, &q) in c[COMBOS + 2..].iter_mut().zip(quiet) {
-                *ci = q as f64;
-            }
+            c[8] = four_three as f64;
+            c[9] = double_three as f64;
             c
         };
         let us = side(
             &w.class_to_move,
             w.four_three_to_move,
             w.double_three_to_move,
-            &w.quiet_combo_to_move,
         );
-        let them = side(&w.class, w.four_three, w.double_three, &w.quiet_combo);
+        let them = side(&w.class, w.four_three, w.double_three);
         let tempo = w.tempo_per_mille as f64 / 1000.0;
         let split = us != them;
         Model {
             split,
             tied: [false; PER_SIDE],
-            frozen: [false; PER_SIDE],
             us: if split { us.map(|x| x * tempo) } else { us },
             them,
             tempo: if split { 1.0 } else { tempo },
@@ -296,18 +273,6 @@ impl Model {
         p.push(self.combo);
         p.push(self.must);
         p
-    }
-
-    /// Which of `params` the fit leaves alone.
-    fn frozen_params(&self) -> Vec<bool> {
-        let mut f = self.frozen.to_vec();
-        if self.split {
-            f.extend_from_slice(&self.frozen);
-        } else {
-            f.push(false);
-        }
-        f.extend([false, false]);
-        f
     }
 
     fn set_params(&mut self, p: &[f64]) {
@@ -390,9 +355,7 @@ fn fit(model: &Model, k: f64, data: &[Sample], test: &[Sample], iters: usize) ->
     let mut m = model.clone();
     let mut p = m.params();
     let n = p.len();
-    // A floor on the step lets a weight that starts at zero (a new term) move at all.
-    let lr: Vec<f64> = p.iter().map(|w| 0.002 * w.abs().max(40.0)).collect();
-    let frozen = m.frozen_params();
+    let lr: Vec<f64> = p.iter().map(|w| 0.002 * w.abs().max(1.0)).collect();
     let (b1, b2, eps) = (0.9, 0.999, 1e-12);
     let mut mom = vec![0.0; n];
     let mut vel = vec![0.0; n];
@@ -407,7 +370,7 @@ fn fit(model: &Model, k: f64, data: &[Sample], test: &[Sample], iters: usize) ->
                 grad[i] += k * err * g[i];
             }
         }
-        for i in (0..n).filter(|&i| !frozen[i]) {
+        for i in 0..n {
             let gi = grad[i] / data.len() as f64;
             mom[i] = b1 * mom[i] + (1.0 - b1) * gi;
             vel[i] = b2 * vel[i] + (1.0 - b2) * gi * gi;
@@ -446,21 +409,11 @@ fn print_model(name: &str, m: &Model) {
     println!("must_defend = {:.1}", m.must);
 }
 
-/// The names of a comma-separated option value.
-fn name_list(value: Option<String>) -> Vec<String> {
-    value
-        .unwrap_or_default()
-        .split(',')
-        .map(str::to_string)
-        .collect()
-}
-
 fn main() {
     let mut args = std::env::args().skip(1);
     let (mut split, mut skip, mut holdout, mut iters) = (true, 8usize, 5u64, 3000usize);
     let mut inputs = Vec::new();
     let mut tie: Vec<String> = Vec::new();
-    let mut freeze: Vec<String> = Vec::new();
     while let Some(a) = args.next() {
         let mut number = |name: &str| -> u64 {
             match args.next().and_then(|v| v.parse().ok()) {
@@ -483,21 +436,16 @@ fn main() {
             "--skip" => skip = number("--skip") as usize,
             "--holdout" => holdout = number("--holdout").max(1),
             "--iters" => iters = number("--iters") as usize,
-            "--tie" => tie = name_list(args.next()),
-            "--freeze" => freeze = name_list(args.next()),
+            "--tie" => {
+                tie = args
+                    .next()
+                    .unwrap_or_default()
+                    .split(',')
+                    .map(str::to_string)
+                    .collect()
+            }
             _ => inputs.push(PathBuf::from(a)),
         }
-    }
-    if let Some(unknown) = tie
-        .iter()
-        .chain(&freeze)
-        .find(|n| !names().contains(&n.as_str()))
-    {
-        eprintln!(
-            "unknown weight name {unknown}; known: {}",
-            names().join(",")
-        );
-        std::process::exit(2);
     }
     let mut files = Vec::new();
     for i in &inputs {
@@ -570,7 +518,6 @@ fn main() {
             start.tied[i] = true;
             start.us[i] = start.them[i];
         }
-        start.frozen[i] = freeze.iter().any(|f| f == name);
     }
     let fitted = fit(&start, k, &train, &test, iters);
     println!(

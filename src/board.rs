@@ -13,9 +13,8 @@
 //! - `pattern_counts[color][class]`: how many (empty cell, line) pairs have each class,
 //!   so "does the opponent have a five point?" is a counter test;
 //! - `combo_sums[pos][color]` and `combo_counts[color][kind]`: the lines of every empty
-//!   cell that can combine (open twos, threes, fours), summed per cell, and how many cells
-//!   make each combination (four-three, four-four, double three, open or double four, and
-//!   the building ones such as a four beside a closed three or a double open two), so the
+//!   cell that can combine (open threes, fours), summed per cell, and how many cells make
+//!   each combination (four-three, four-four, double three, open or double four), so the
 //!   evaluation and the search read combination points from counters instead of scanning
 //!   the board.
 //!
@@ -114,30 +113,28 @@ const PASS_KEY: u64 = 0x9d3f_71a2_c46b_e015;
 /// The per-cell class of each line for each colour: `[color][direction]`.
 pub type CellPatterns = [[Pattern; 4]; 2];
 
-/// A cell's lines that can combine, as one small sum per cell and colour: a base-5
-/// number with one digit per group of classes (open threes, fours, open and double fours,
-/// fives, closed threes, open twos). A cell has four lines, so no digit passes 4 and the
-/// sum stays below `5^6`: a kind table is 15 KB, small enough to stay in cache.
-/// Adding and removing one line's class is one subtraction and one addition, cheap
-/// enough for make/undo.
+/// A cell's lines that can combine, as one small sum per cell and colour: open threes in
+/// bits 0..3, fours in bits 3..6, open and double fours in bits 6..9, fives in bits 9..12
+/// (four lines at most, so no field overflows into the next). Adding and removing one
+/// line's class is one subtraction and one addition, cheap enough for make/undo.
 const COMBO_CODE: [u16; Pattern::COUNT] = [
-    0,    // Dead
-    0,    // Overline
-    0,    // One
-    0,    // Two
-    3125, // OpenTwo
-    625,  // Three
-    1,    // OpenThree
-    5,    // Four
-    25,   // OpenFour
-    25,   // DoubleFour
-    125,  // Five
+    0,      // Dead
+    0,      // Overline
+    0,      // One
+    0,      // Two
+    0,      // OpenTwo
+    0,      // Three
+    1,      // OpenThree
+    1 << 3, // Four
+    1 << 6, // OpenFour
+    1 << 6, // DoubleFour
+    1 << 9, // Five
 ];
 /// Number of distinct combination sums (the table size of a kind lookup).
-const COMBO_SUMS: usize = 5 * 5 * 5 * 5 * 5 * 5;
+const COMBO_SUMS: usize = 1 << 12;
 
 /// What one colour's lines make together on an empty cell, for the counters. The kinds
-/// are exclusive, strongest first; the queries below add up the ones they need.
+/// are exclusive; the queries below add up the ones they need.
 mod combo {
     /// Nothing counted (also any cell with a five: a five is counted by its class).
     pub const NONE: usize = 0;
@@ -150,41 +147,14 @@ mod combo {
     pub const DOUBLE_THREE: usize = 3;
     /// An open four or a double four on one line, no five.
     pub const BIG_FOUR: usize = 4;
-    /// The building combinations: two lines that make no threat yet but one that must be
-    /// answered together with a second that grows (a four beside a closed three), or two
-    /// that become a threat next move (double open two). Named in `QUIET_COMBO_NAMES`
-    /// order, from `QUIET_FIRST` on.
-    pub const QUIET_FIRST: usize = 5;
-    pub const FOUR_CLOSED_THREE: usize = 5;
-    pub const FOUR_OPEN_TWO: usize = 6;
-    pub const OPEN_THREE_CLOSED_THREE: usize = 7;
-    pub const OPEN_THREE_OPEN_TWO: usize = 8;
-    pub const DOUBLE_CLOSED_THREE: usize = 9;
-    pub const CLOSED_THREE_OPEN_TWO: usize = 10;
-    pub const DOUBLE_OPEN_TWO: usize = 11;
-    pub const QUIET_COUNT: usize = 7;
-    pub const COUNT: usize = 12;
+    pub const COUNT: usize = 5;
 }
-
-/// The building combinations in `Board::quiet_combo_cells` order: the names of their
-/// evaluation weights.
-pub const QUIET_COMBO_NAMES: [&str; combo::QUIET_COUNT] = [
-    "four_closed_three",
-    "four_open_two",
-    "open_three_closed_three",
-    "open_three_open_two",
-    "double_closed_three",
-    "closed_three_open_two",
-    "double_open_two",
-];
 
 /// The combination kind of every sum; `double_threes` is false for renju black.
 fn combo_kinds(double_threes: bool) -> Box<[u8; COMBO_SUMS]> {
     let mut kinds = Box::new([combo::NONE as u8; COMBO_SUMS]);
     for (sum, kind) in kinds.iter_mut().enumerate() {
-        let digit = |place: u32| (sum / 5usize.pow(place)) % 5;
-        let (threes, fours, big, fives) = (digit(0), digit(1), digit(2), digit(3));
-        let (closed, open_twos) = (digit(4), digit(5));
+        let (threes, fours, big, fives) = (sum & 7, (sum >> 3) & 7, (sum >> 6) & 7, sum >> 9);
         *kind = if fives > 0 {
             combo::NONE
         } else if big > 0 {
@@ -193,27 +163,8 @@ fn combo_kinds(double_threes: bool) -> Box<[u8; COMBO_SUMS]> {
             combo::FOUR_FOUR
         } else if fours == 1 && threes >= 1 {
             combo::FOUR_THREE
-        } else if fours == 0 && threes >= 2 {
-            // Renju black's double three is forbidden: nothing is built there.
-            if double_threes {
-                combo::DOUBLE_THREE
-            } else {
-                combo::NONE
-            }
-        } else if fours == 1 && closed >= 1 {
-            combo::FOUR_CLOSED_THREE
-        } else if fours == 1 && open_twos >= 1 {
-            combo::FOUR_OPEN_TWO
-        } else if threes == 1 && closed >= 1 {
-            combo::OPEN_THREE_CLOSED_THREE
-        } else if threes == 1 && open_twos >= 1 {
-            combo::OPEN_THREE_OPEN_TWO
-        } else if closed >= 2 {
-            combo::DOUBLE_CLOSED_THREE
-        } else if closed == 1 && open_twos >= 1 {
-            combo::CLOSED_THREE_OPEN_TWO
-        } else if open_twos >= 2 {
-            combo::DOUBLE_OPEN_TWO
+        } else if fours == 0 && threes >= 2 && double_threes {
+            combo::DOUBLE_THREE
         } else {
             combo::NONE
         } as u8;
@@ -576,14 +527,6 @@ impl Board {
     pub fn winning_four_cells(&self, color: Color) -> u32 {
         let counts = &self.combo_counts[color.index()];
         counts[combo::FOUR_FOUR] + counts[combo::BIG_FOUR]
-    }
-
-    /// Per building combination (`QUIET_COMBO_NAMES` order), the empty cells where
-    /// `color` makes it and nothing stronger.
-    #[inline]
-    pub fn quiet_combo_cells(&self, color: Color) -> [u32; combo::QUIET_COUNT] {
-        let counts = &self.combo_counts[color.index()];
-        std::array::from_fn(|i| counts[combo::QUIET_FIRST + i])
     }
 
     /// Stones within two cells of `p` (in both directions).

@@ -3,8 +3,7 @@
 //! The board keeps, for each colour, how many (empty cell, line) pairs carry each pattern
 //! class, so most of this evaluation is a dot product of eleven counts per colour, exact
 //! after every make/undo. On top come the cells where one colour combines lines (a
-//! four-three or a double three: also counted by the board on make/undo), the cells where
-//! it builds one (a four beside a closed three, a double open two, …), and two terms
+//! four-three or a double three: also counted by the board on make/undo) and two terms
 //! for who moves: the side to move's own combination against an
 //! opponent without fours, and an opponent's open three it must answer.
 //!
@@ -13,7 +12,7 @@
 //! by a different factor for each class (an open three to move is nearly a win, a lone
 //! stone's line is worth the same to both).
 
-use crate::board::{Board, QUIET_COMBO_NAMES};
+use crate::board::Board;
 use crate::pattern::Pattern;
 use crate::types::Color;
 
@@ -49,20 +48,11 @@ pub struct EvalWeights {
     /// opponent cannot make a four: playing it wins unless the opponent defends with
     /// fours, and they have none.
     pub combo_to_move: Value,
-    /// Value of one empty cell where the opponent makes a building combination (a four
-    /// beside a closed three, a double open two, …), in `QUIET_COMBO_NAMES` order
-    /// (config keys `eval.<name>`).
-    pub quiet_combo: [Value; QUIET_COMBOS],
-    /// The same for the side to move (config `to_move_<name>`).
-    pub quiet_combo_to_move: [Value; QUIET_COMBOS],
     /// Cost to the side to move of an opponent's open three (a cell making an open or
     /// double four) or four-three point while it cannot make a four itself: its move is
     /// spent defending.
     pub must_defend: Value,
 }
-
-/// Number of building combinations the board counts.
-const QUIET_COMBOS: usize = QUIET_COMBO_NAMES.len();
 
 /// Config keys of the class weights, in class order.
 const CLASS_KEYS: [&str; Pattern::COUNT] = [
@@ -98,8 +88,6 @@ impl Default for EvalWeights {
             double_three_to_move: 0,
             combo_to_move: 2_873,
             must_defend: 94,
-            quiet_combo: [178, 139, 0, 0, 0, 0, 0],
-            quiet_combo_to_move: [105, 27, 26, 2, 0, 16, 18],
         }
     }
 }
@@ -125,15 +113,6 @@ impl EvalWeights {
         );
         w.combo_to_move = config.get_i32_in("eval.combo_to_move", 0..=10_000, d.combo_to_move);
         w.must_defend = config.get_i32_in("eval.must_defend", 0..=10_000, d.must_defend);
-        for (i, name) in QUIET_COMBO_NAMES.iter().enumerate() {
-            w.quiet_combo[i] =
-                config.get_i32_in(&format!("eval.{name}"), 0..=10_000, d.quiet_combo[i]);
-            w.quiet_combo_to_move[i] = config.get_i32_in(
-                &format!("eval.to_move_{name}"),
-                0..=10_000,
-                d.quiet_combo_to_move[i],
-            );
-        }
         w
     }
 
@@ -142,11 +121,7 @@ impl EvalWeights {
         let us = board.side_to_move();
         let them = us.opponent();
         let combos = combo_cells(board);
-        let score = |color: Color,
-                     class: &[Value; Pattern::COUNT],
-                     ft: Value,
-                     dt: Value,
-                     quiet: &[Value; QUIET_COMBOS]| {
+        let score = |color: Color, class: &[Value; Pattern::COUNT], ft: Value, dt: Value| {
             let lines: Value = class
                 .iter()
                 .enumerate()
@@ -154,28 +129,16 @@ impl EvalWeights {
                     w * board.pattern_count(color, Pattern::from_u8(class as u8)) as Value
                 })
                 .sum();
-            let building: Value = quiet
-                .iter()
-                .zip(board.quiet_combo_cells(color))
-                .map(|(w, n)| w * n as Value)
-                .sum();
             let [four_three, double_three] = combos[color.index()];
-            lines + building + ft * four_three as Value + dt * double_three as Value
+            lines + ft * four_three as Value + dt * double_three as Value
         };
         let ours = score(
             us,
             &self.class_to_move,
             self.four_three_to_move,
             self.double_three_to_move,
-            &self.quiet_combo_to_move,
         );
-        let theirs = score(
-            them,
-            &self.class,
-            self.four_three,
-            self.double_three,
-            &self.quiet_combo,
-        );
+        let theirs = score(them, &self.class, self.four_three, self.double_three);
         let mut v = ours * self.tempo_per_mille / 1000 - theirs;
         let [ft, dt] = combos[us.index()];
         if ft + dt > 0 && !can_four(board, them) {
@@ -286,47 +249,6 @@ mod tests {
     }
 
     #[test]
-    fn building_combinations_count_per_cell_for_each_side() {
-        // Black h8 i8 j8 with white g8 at one end, and i9 i10 under white i12: black has
-        // four points on the row and closed threes to make on the i column, so it has
-        // building cells; white, with scattered stones, has none of its own kind.
-        let b = board(&[
-            (7, 7),
-            (6, 7),
-            (8, 7),
-            (8, 11),
-            (9, 7),
-            (0, 14),
-            (8, 9),
-            (14, 14),
-            (8, 8),
-        ]);
-        let black = b.quiet_combo_cells(Color::Black);
-        let white = b.quiet_combo_cells(Color::White);
-        assert!(black[0] + black[1] > 0, "a four beside a three or two\n{b}");
-        // Each side's cells are valued with its own weights: the opponent's (black,
-        // white is to move) plain, the side to move's scaled by the tempo (1 here).
-        let w = EvalWeights {
-            tempo_per_mille: 1000,
-            quiet_combo: [3, 5, 7, 11, 13, 17, 19],
-            quiet_combo_to_move: [23, 29, 31, 37, 41, 43, 47],
-            ..EvalWeights::default()
-        };
-        let plain = EvalWeights {
-            quiet_combo: [0; QUIET_COMBOS],
-            quiet_combo_to_move: [0; QUIET_COMBOS],
-            ..w
-        };
-        let dot = |weights: &[Value; QUIET_COMBOS], cells: [u32; QUIET_COMBOS]| -> Value {
-            weights.iter().zip(cells).map(|(w, n)| w * n as Value).sum()
-        };
-        assert_eq!(
-            w.evaluate(&b) - plain.evaluate(&b),
-            dot(&w.quiet_combo_to_move, white) - dot(&w.quiet_combo, black)
-        );
-    }
-
-    #[test]
     fn the_embedded_config_holds_the_default_weights() {
         let embedded = EvalWeights::from_config(&crate::config::Config::embedded());
         assert_eq!(embedded, EvalWeights::default());
@@ -338,11 +260,6 @@ mod tests {
         for v in 0..Pattern::COUNT as u8 {
             let key = format!("eval.{}", class_key(Pattern::from_u8(v)));
             assert!(config.get(&key).is_some(), "{key}");
-        }
-        for name in QUIET_COMBO_NAMES {
-            for key in [format!("eval.{name}"), format!("eval.to_move_{name}")] {
-                assert!(config.get(&key).is_some(), "{key}");
-            }
         }
         assert_eq!(class_key(Pattern::OpenTwo), "open_two");
     }

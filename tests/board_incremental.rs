@@ -47,40 +47,6 @@ fn scanned_combinations(board: &Board) -> [[u32; 3]; 2] {
     out
 }
 
-/// The building combinations per colour, in `QUIET_COMBO_NAMES` order, by scanning every
-/// empty cell's line classes: a cell counts once, for its strongest combination, and not
-/// at all when it makes a five, an open or double four, a four-four, a four-three or a
-/// double three (for renju black a forbidden point, counted as nothing).
-fn scanned_quiet_combinations(board: &Board) -> [[u32; 7]; 2] {
-    let mut out = [[0u32; 7]; 2];
-    for p in board.positions().filter(|&p| board.is_empty(p)) {
-        for color in Color::BOTH {
-            let lines = board.cell_patterns(p)[color.index()];
-            let n = |class: Pattern| lines.iter().filter(|&&c| c == class).count();
-            let winning = n(Pattern::Five) + n(Pattern::OpenFour) + n(Pattern::DoubleFour);
-            let (fours, open_threes) = (n(Pattern::Four), n(Pattern::OpenThree));
-            let (closed_threes, open_twos) = (n(Pattern::Three), n(Pattern::OpenTwo));
-            if winning > 0 || fours >= 2 || (fours == 1 && open_threes > 0) || open_threes >= 2 {
-                continue;
-            }
-            // (four, open three, closed three, open two) → the first pair that fits.
-            let pairs = [
-                fours == 1 && closed_threes > 0,
-                fours == 1 && open_twos > 0,
-                open_threes == 1 && closed_threes > 0,
-                open_threes == 1 && open_twos > 0,
-                closed_threes >= 2,
-                closed_threes == 1 && open_twos > 0,
-                open_twos >= 2,
-            ];
-            if let Some(kind) = pairs.iter().position(|&fits| fits) {
-                out[color.index()][kind] += 1;
-            }
-        }
-    }
-    out
-}
-
 fn check_combinations(board: &Board, what: &str) {
     let counted = Color::BOTH.map(|c| {
         [
@@ -90,8 +56,6 @@ fn check_combinations(board: &Board, what: &str) {
         ]
     });
     assert_eq!(counted, scanned_combinations(board), "{what}\n{board}");
-    let quiet = Color::BOTH.map(|c| board.quiet_combo_cells(c));
-    assert_eq!(quiet, scanned_quiet_combinations(board), "{what}\n{board}");
 }
 
 fn random_walk(width: usize, height: usize, rule: Rule, seed: u64, steps: usize) {
@@ -146,12 +110,11 @@ fn incremental_state_matches_recomputation_on_small_and_rectangular_boards() {
 /// Walks that build threats: each move is taken among the cells next to the stones, so
 /// lines fill up and the combination points (four-threes, double threes, renju black's
 /// forbidden double threes, double fours) appear far more often than at random.
-/// Returns how many combination cells it met (four-three, double three, winning four,
-/// then the building ones in `QUIET_COMBO_NAMES` order).
-fn dense_walk(size: usize, rule: Rule, seed: u64, steps: usize) -> [u32; 10] {
+/// Returns how many combination cells it met (four-three, double three, winning four).
+fn dense_walk(size: usize, rule: Rule, seed: u64, steps: usize) -> [u32; 3] {
     let mut board = Board::new(size, size, rule).unwrap();
     let mut rng = StdRng::seed_from_u64(seed);
-    let mut seen = [0u32; 10];
+    let mut seen = [0u32; 3];
     for step in 0..steps {
         let near: Vec<Pos> = board
             .positions()
@@ -172,9 +135,6 @@ fn dense_walk(size: usize, rule: Rule, seed: u64, steps: usize) -> [u32; 10] {
             seen[0] += board.four_three_cells(c);
             seen[1] += board.double_three_cells(c);
             seen[2] += board.winning_four_cells(c);
-            for (k, n) in board.quiet_combo_cells(c).into_iter().enumerate() {
-                seen[3 + k] += n;
-            }
         }
     }
     seen
@@ -183,10 +143,10 @@ fn dense_walk(size: usize, rule: Rule, seed: u64, steps: usize) -> [u32; 10] {
 #[test]
 fn combination_counts_match_a_scan_in_threat_rich_walks() {
     for (i, rule) in Rule::ALL.into_iter().enumerate() {
-        let mut seen = [0u32; 10];
+        let mut seen = [0u32; 3];
         for seed in 0..4 {
             let walk = dense_walk(15, rule, 100 * i as u64 + seed, 600);
-            (0..seen.len()).for_each(|k| seen[k] += walk[k]);
+            (0..3).for_each(|k| seen[k] += walk[k]);
         }
         // The walks must have exercised every counter, or they prove little (renju
         // black's double threes are never counted, white's are).
