@@ -10,6 +10,7 @@ use wuzi::types::Rule;
 const LISTS: &[(&str, Rule, usize)] = &[
     ("freestyle-15.txt", Rule::Freestyle, 15),
     ("freestyle-15-240.txt", Rule::Freestyle, 15),
+    ("freestyle-15-fair.txt", Rule::Freestyle, 15),
     ("freestyle-20.txt", Rule::Freestyle, 20),
     ("standard-15.txt", Rule::Standard, 15),
     ("renju-15.txt", Rule::Renju, 15),
