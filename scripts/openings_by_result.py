@@ -5,8 +5,8 @@
 
 Reads the `summary.json` of one or more wuzi-match runs (each opening played with colours
 swapped), groups the games by opening, and prints, in the order first met, every opening
-with at least two decided-or-drawn games where black did not win them all and white did
-not win them all. A summary of the colours' results goes to stderr.
+with at least two games where black did not win them all and white did not win them all
+(a draw counts for neither). A summary of the colours' results goes to stderr.
 
 Why results and not values: a list balanced by a fixed-depth value is not balanced in play
 (openings/README.md, "How balanced they are in play"). When the same colour wins both
@@ -21,7 +21,10 @@ import json
 import sys
 from collections import Counter
 
-# The eight symmetries of a square board around its centre, on offsets (dx, dy).
+# The eight symmetries of a square board around its centre, on offsets (dx, dy). The
+# generator's symmetric-duplicate test is the Rust twin of `canonical` below
+# (`canonical` in src/openings.rs, private to the brain, which a script cannot call):
+# a change to what counts as the same opening belongs in both.
 SYMMETRIES = [
     lambda x, y: (x, y),
     lambda x, y: (-x, y),
