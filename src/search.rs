@@ -878,9 +878,19 @@ impl<'a> Worker<'a> {
         let us = self.board.side_to_move();
         let mut moves = match self.forced_moves(0) {
             Forced::Won(_) => {
-                // Play the five itself (or the winning four) at the root.
+                // Play the five itself, or else the winning four. Only the fives when
+                // there are any: no node below sees a five already on the board (every
+                // node takes its own five before moving), so a five searched as a root
+                // move would be scored by what the opponent threatens next, and a
+                // winning four by the opponent's five in reply: against an opponent's
+                // four every move looked lost and the first was played.
                 let mut list = movegen::candidates(self.board);
-                list.retain(|m| movegen::threat_of(self.board, m.pos, us) >= Threat::WinningFour);
+                let threat = |m: &ScoredMove| movegen::threat_of(self.board, m.pos, us);
+                if list.iter().any(|m| threat(m) == Threat::Five) {
+                    list.retain(|m| threat(m) == Threat::Five);
+                } else {
+                    list.retain(|m| threat(m) >= Threat::WinningFour);
+                }
                 list
             }
             Forced::Lost(_) | Forced::No => {
@@ -1645,6 +1655,18 @@ mod tests {
         let (m, v) = best_move(Rule::Freestyle, "h8h9i8i9j8j9k8k9", 3);
         assert!(m == Coord::new(6, 7) || m == Coord::new(11, 7), "{m}");
         assert_eq!(v, WIN - 1);
+    }
+
+    #[test]
+    fn takes_a_five_before_a_winning_four_against_an_open_four() {
+        // Black to move: its five at l10 (h10..k10, g10 white) and an open four at c5
+        // (c2 c3 c4), which comes first in board order; white has an open four on row 14.
+        // Only the five wins: after c5 white makes five first.
+        let seq = "h10g10i10e14j10f14k10g14c2h14c3a15c4o1";
+        for depth in 1..=3 {
+            let (m, v) = best_move(Rule::Freestyle, seq, depth);
+            assert_eq!((m, v), (Coord::new(11, 9), WIN - 1), "depth {depth}");
+        }
     }
 
     #[test]
