@@ -594,13 +594,22 @@ impl<'b, 'l> Searcher<'b, 'l> {
                 else {
                     return Replies::Unstoppable;
                 };
+                let caro = self.board.rule() == Rule::Caro;
                 for s in stops {
                     if !threats::is_legal(self.board, s, self.defender) {
                         continue; // renju: black may not stop it there, so it does not count
                     }
-                    self.board.place(s, self.defender);
-                    let stopped = !self.board.has_five_point(self.attacker);
-                    self.board.undo();
+                    // A defender stone makes no attacker five, so a stone on the only
+                    // five point stops every five; only caro's blocking cells off the
+                    // five point need the stone placed to tell.
+                    let stopped = if caro {
+                        self.board.place(s, self.defender);
+                        let stopped = !self.board.has_five_point(self.attacker);
+                        self.board.undo();
+                        stopped
+                    } else {
+                        threats::only_five_point(self.board, s, self.attacker)
+                    };
                     if stopped {
                         out.push(s);
                     }

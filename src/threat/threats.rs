@@ -206,6 +206,17 @@ pub fn five_stoppers_in(
     Some(out)
 }
 
+/// Whether the empty cell `p` is `color`'s only five point: every (cell, line) five the
+/// board counts for `color` lies on `p`.
+#[inline]
+pub fn only_five_point(board: &Board, p: Pos, color: Color) -> bool {
+    let here = board.cell_patterns(p)[color.index()]
+        .iter()
+        .filter(|&&class| class == Pattern::Five)
+        .count() as u32;
+    here > 0 && board.pattern_count(color, Pattern::Five) == here
+}
+
 #[inline]
 pub fn push_unique<A: smallvec::Array<Item = Pos>>(v: &mut SmallVec<A>, p: Pos) {
     if !v.contains(&p) {
