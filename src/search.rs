@@ -656,14 +656,16 @@ impl<'a> Worker<'a> {
         {
             return;
         }
+        // Each of the two searches may use half of what is left of the optimum, and at
+        // least a slice of it (never past the hard limit).
         let slice_end = |tm: &TimeManager| {
             let budget = tm.budget();
-            check_slice_end(budget.optimum_ms, budget.hard_ms, tm.elapsed_ms())
+            let now = tm.elapsed_ms();
+            let share = (budget.optimum_ms.saturating_sub(now) / 2)
+                .max(budget.optimum_ms / CHECK_SLICE_OF_OPTIMUM);
+            (now + share).min(budget.hard_ms)
         };
-        let our_end = {
-            let budget = tm.budget();
-            own_win_check_end(budget.optimum_ms, budget.hard_ms, tm.elapsed_ms())
-        };
+        let our_end = slice_end(tm);
         if self.try_forced_win(our_end, best, report) {
             return;
         }
@@ -1478,24 +1480,6 @@ fn has_decisive_four(board: &mut Board, color: Color) -> bool {
     cells.into_iter().any(|p| !rules::is_forbidden(board, p))
 }
 
-/// When a search of the check of the chosen move started at `now` ends (milliseconds
-/// from the move's start): each of the two searches may use half of what is left of the
-/// optimum, and at least a slice of it, never past the hard limit.
-fn check_slice_end(optimum_ms: u64, hard_ms: u64, now: u64) -> u64 {
-    let share = (optimum_ms.saturating_sub(now) / 2).max(optimum_ms / CHECK_SLICE_OF_OPTIMUM);
-    (now + share).min(hard_ms)
-}
-
-/// When the check's search for our own win, the first of the two, ends: a slice as
-/// above, but never more than half of what is left before the hard limit. After a panic
-/// ran the iterations to their (held-back) limit, a whole slice would reach the hard
-/// limit and leave the opponent's win no time at all, yet a move it refutes surely
-/// loses, and ours was looked for before the iterations too. In games lost to the
-/// baseline, refutations of 2k-9k nodes went unsearched so.
-fn own_win_check_end(optimum_ms: u64, hard_ms: u64, now: u64) -> u64 {
-    check_slice_end(optimum_ms, hard_ms, now).min(now + hard_ms.saturating_sub(now) / 2)
-}
-
 /// At caro, the cells beyond the ends of the five that `attacker` makes at `f`, where a
 /// defender stone blocks the five (its other end being a defender stone already).
 fn caro_blocking_cells(board: &Board, f: Pos, attacker: Color) -> Vec<Pos> {
@@ -1663,24 +1647,6 @@ mod tests {
             let p = b.pos(c).expect("on the board");
             assert!(b.is_empty(p));
         }
-    }
-
-    #[test]
-    fn the_opponents_win_keeps_half_the_time_after_a_panic() {
-        // 1 s/move: optimum 819 ms, hard limit 910 ms. A panic ran the iterations to the
-        // held-back limit (hard minus 91 ms): our own win gets half of what is left and
-        // the opponent's win, searched next, the other half.
-        let (optimum, hard) = (819, 910);
-        let now = hard - 91;
-        let ours = own_win_check_end(optimum, hard, now);
-        assert_eq!(ours, now + 45);
-        assert_eq!(check_slice_end(optimum, hard, ours), hard);
-        // Iterations that stopped early leave both searches their slices, as before.
-        let now = 300;
-        let ours = own_win_check_end(optimum, hard, now);
-        assert_eq!(ours, now + (optimum - now) / 2);
-        assert_eq!(ours, check_slice_end(optimum, hard, now));
-        assert!(check_slice_end(optimum, hard, ours) > ours);
     }
 
     #[test]
