@@ -884,14 +884,20 @@ impl<'a> Worker<'a> {
                 // move would be scored by what the opponent threatens next, and a
                 // winning four by the opponent's five in reply: against an opponent's
                 // four every move looked lost and the first was played.
-                let mut list = movegen::candidates(self.board);
-                let threat = |m: &ScoredMove| movegen::threat_of(self.board, m.pos, us);
-                if list.iter().any(|m| threat(m) == Threat::Five) {
-                    list.retain(|m| threat(m) == Threat::Five);
+                let fives = movegen::five_points(self.board, us);
+                if fives.is_empty() {
+                    let mut list = movegen::candidates(self.board);
+                    list.retain(|m| {
+                        movegen::threat_of(self.board, m.pos, us) >= Threat::WinningFour
+                    });
+                    list
                 } else {
-                    list.retain(|m| threat(m) >= Threat::WinningFour);
+                    // Board order, as the candidates came: the first five is played.
+                    fives
+                        .into_iter()
+                        .map(|pos| ScoredMove { pos, score: 0 })
+                        .collect()
                 }
-                list
             }
             Forced::Lost(_) | Forced::No => {
                 let them = self.board.side_to_move().opponent();
