@@ -74,8 +74,74 @@ const INNER_DEEPENING: bool = true;
 /// 410k, 33k and 377k, and pub-std-win020 is found (1.8M; not within 5M with 3).
 const QUIET_THREAT_PLIES: u32 = 3;
 
+/// Attacker moves (counted from the root) at which closed threes are tried in the second
+/// phase (see `threats::CLOSED_THREE_THREATS`). pub-free-win002 (a mate in 29 whose third
+/// attacker move is a closed three): found in 1.29M nodes with 3 (`solve --win-only`);
+/// with 1 or 2 the search ends without a win within 1.2M; with no limit it takes 6.9M.
+/// Without closed threes the search ends without a win after 1.04M nodes.
+const CLOSED_THREE_PLIES: u32 = 3;
+
 /// Whether three-moves are ordered by the defender's reply count (see `order_threes`).
 const PREFER_FEW_REPLIES: bool = false;
+
+/// One square of a proof tree, and whether the defender plays it (a reply) rather than
+/// the attacker (a move, a five point, a sure win point).
+#[derive(Clone, Copy)]
+struct ProofSquare {
+    pos: Pos,
+    defender_reply: bool,
+}
+
+impl ProofSquare {
+    fn attacker(pos: Pos) -> ProofSquare {
+        ProofSquare {
+            pos,
+            defender_reply: false,
+        }
+    }
+}
+
+/// The empty squares where a defender stone placed before a VCF can break its proof.
+///
+/// Under freestyle and standard a VCF's proof holds unless the stone takes one of its
+/// squares or gives the defender a four or five when it blocks: a four is its four
+/// stones and its five point, and a stone elsewhere changes neither (nor, under
+/// standard, whether the five would be an overline: that depends on attacker stones
+/// only), so a stone off the proof matters only in one five-cell window with one of the
+/// defender's replies, within four cells of it on a line. (A stone that makes a
+/// defender four by itself is a reply of its own, see `with_counter_fours`.) Under renju
+/// a stone can change whether a point is forbidden far off, and under caro a run end
+/// can block a five from afar, so there every square's lines count, ±5 and ±9.
+fn vcf_kill_window(board: &Board, squares: &[ProofSquare]) -> Vec<Pos> {
+    let (reach, lines_of_every_square) = match board.rule() {
+        Rule::Freestyle | Rule::Standard => (4, false),
+        Rule::Renju => (5, true),
+        Rule::Caro => (9, true),
+    };
+    let mut window: Vec<Pos> = Vec::new();
+    for square in squares {
+        if board.is_empty(square.pos) {
+            window.push(square.pos);
+        }
+        if !(square.defender_reply || lines_of_every_square) {
+            continue;
+        }
+        let c = board.coord(square.pos);
+        for (dx, dy) in [(1, 0), (0, 1), (1, 1), (1, -1)] {
+            for k in -reach..=reach {
+                let at = crate::types::Coord::new(c.x + k * dx, c.y + k * dy);
+                if let Some(p) = board.pos(at) {
+                    if board.is_empty(p) {
+                        window.push(p);
+                    }
+                }
+            }
+        }
+    }
+    window.sort();
+    window.dedup();
+    window
+}
 
 /// Three budget a non-four attacker move costs: none for a forced block (see `attack`).
 #[inline]
@@ -442,6 +508,10 @@ impl<'b, 'l> Searcher<'b, 'l> {
                 && (self.board.pattern_count(self.attacker, Pattern::OpenThree) > 0
                     || (threats::CROSSING_THREES
                         && self.board.pattern_count(self.attacker, Pattern::Three) > 1)
+                    || (threats::CLOSED_THREE_THREATS
+                        && self.vcf_threats
+                        && ply < CLOSED_THREE_PLIES
+                        && self.board.pattern_count(self.attacker, Pattern::Three) > 0)
                     || (threats::QUIET_THREATS
                         && ply < QUIET_THREAT_PLIES
                         && matches!(self.board.rule(), Rule::Freestyle | Rule::Standard)
@@ -456,6 +526,7 @@ impl<'b, 'l> Searcher<'b, 'l> {
                 self.attacker,
                 threes > 0,
                 ply < QUIET_THREAT_PLIES,
+                self.vcf_threats && ply < CLOSED_THREE_PLIES,
                 &mut moves,
             );
             if DEPENDENCY && !last.is_none() {
@@ -727,7 +798,7 @@ impl<'b, 'l> Searcher<'b, 'l> {
 
     /// The attacker's VCF as if it moved again (a small sub-search), and the squares of
     /// its proof: `None` when it has none within `VCF_THREAT_NODES`.
-    fn vcf_proof(&mut self) -> Option<Vec<Pos>> {
+    fn vcf_proof(&mut self) -> Option<Vec<ProofSquare>> {
         let limits = Limits {
             level: Level::Vcf,
             max_nodes: VCF_THREAT_NODES,
@@ -739,7 +810,7 @@ impl<'b, 'l> Searcher<'b, 'l> {
         let found = sub.run_budget();
         let mut squares = Vec::new();
         if found.is_some() {
-            sub.proof_squares(0, VCF_PROOF_SQUARES, &mut squares);
+            sub.marked_proof_squares(0, VCF_PROOF_SQUARES, &mut squares);
         }
         let (used, aborted) = (sub.nodes, sub.aborted);
         self.nodes += used;
@@ -750,39 +821,18 @@ impl<'b, 'l> Searcher<'b, 'l> {
 
     /// After an attacker move that makes no sure win point, whether it threatens a VCF,
     /// and if so the defender's replies: its fours, and every stone that kills the VCF.
-    /// A stone can only matter on a line within reach of a square of the VCF's proof
-    /// (±5, and ±9 under caro where a run end far off can block a five), so only those
-    /// are tried, each by searching the VCF again; a re-search that runs out of nodes
-    /// counts the stone as a reply (more replies can only make a proof harder).
+    /// Only stones in the proof's window (see `vcf_kill_window`) are tried, each by
+    /// searching the VCF again; a re-search that runs out of nodes counts the stone as a
+    /// reply (more replies can only make a proof harder).
     fn vcf_threat_replies(&mut self) -> Option<Replies> {
         if self.board.has_five_point(self.defender) {
             return None;
         }
         let squares = self.vcf_proof()?;
-        let reach: i32 = if self.board.rule() == crate::types::Rule::Caro {
-            9
-        } else {
-            5
-        };
-        let mut window: Vec<Pos> = Vec::new();
-        for &sq in &squares {
-            let c = self.board.coord(sq);
-            for (dx, dy) in [(1, 0), (0, 1), (1, 1), (1, -1)] {
-                for k in -reach..=reach {
-                    let at = crate::types::Coord::new(c.x + k * dx, c.y + k * dy);
-                    if let Some(p) = self.board.pos(at) {
-                        if self.board.is_empty(p) {
-                            window.push(p);
-                        }
-                    }
-                }
-            }
-        }
-        window.sort();
-        window.dedup();
+        let window = vcf_kill_window(self.board, &squares);
         let mut out: SmallVec<[Pos; 16]> = SmallVec::new();
         for c in window {
-            // Each stone costs a VCF search of its own, and a window holds hundreds of
+            // Each stone costs a VCF search of its own, and a window holds dozens of
             // them: the clock is read here too, or the deadline could pass by far.
             if self.past_deadline() {
                 self.aborted = true;
@@ -860,17 +910,24 @@ impl<'b, 'l> Searcher<'b, 'l> {
     /// Every square of a proven win's proof tree (attacker moves, defender replies, the
     /// final fives), at most `cap` of them: a defence must disturb one of these.
     pub fn proof_squares(&mut self, threes: u32, cap: usize, out: &mut Vec<Pos>) {
+        let mut marked = Vec::new();
+        self.marked_proof_squares(threes, cap, &mut marked);
+        out.extend(marked.into_iter().map(|square| square.pos));
+    }
+
+    /// [`Self::proof_squares`], each marked with whether it is a defender's reply.
+    fn marked_proof_squares(&mut self, threes: u32, cap: usize, out: &mut Vec<ProofSquare>) {
         if out.len() >= cap || self.aborted {
             return;
         }
         if let Some(p) = five_point(self.board, &self.cells, self.attacker) {
-            out.push(p);
+            out.push(ProofSquare::attacker(p));
             return;
         }
         let Some(best) = self.proven_move(threes) else {
             return;
         };
-        out.push(best);
+        out.push(ProofSquare::attacker(best));
         let was_block = self.board.has_five_point(self.defender);
         self.board.place(best, self.attacker);
         let four = self.board.has_five_point(self.attacker);
@@ -878,15 +935,18 @@ impl<'b, 'l> Searcher<'b, 'l> {
         let mut budget = threes;
         if !four {
             threats::sure_win_points(self.board, &self.cells, self.attacker, &mut points);
-            out.extend_from_slice(&points);
+            out.extend(points.iter().map(|&p| ProofSquare::attacker(p)));
             budget = budget.saturating_sub(three_cost(was_block));
         }
         match self.replies_after(four, &points, best) {
             Replies::Moves(replies) => {
                 for r in replies {
-                    out.push(r);
+                    out.push(ProofSquare {
+                        pos: r,
+                        defender_reply: true,
+                    });
                     self.board.place(r, self.defender);
-                    self.proof_squares(budget, cap, out);
+                    self.marked_proof_squares(budget, cap, out);
                     self.board.undo();
                 }
             }
@@ -898,7 +958,7 @@ impl<'b, 'l> Searcher<'b, 'l> {
                         let shape = MoveShape::of(self.board, p, attacker);
                         shape.five || shape.wins_next()
                     } {
-                        out.push(p);
+                        out.push(ProofSquare::attacker(p));
                     }
                 }
             }
