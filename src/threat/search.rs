@@ -211,6 +211,16 @@ fn lines_around(board: &Board, squares: &[ProofSquare], reach: i32, out: &mut Ve
     }
 }
 
+/// Drops from `table` everything but proven wins, which hold whatever the root, the
+/// limits and the threat set they are met with again.
+fn keep_wins(table: &mut Table) {
+    table.retain(|_, e| {
+        e.fails_below = 0;
+        e.hint = Pos::NONE;
+        e.win_from != NO_WIN
+    });
+}
+
 /// Three budget a non-four attacker move costs: none for a forced block (see `attack`).
 #[inline]
 fn three_cost(was_block: bool) -> u32 {
@@ -346,6 +356,8 @@ pub struct Searcher<'b, 'l> {
     threes: u32,
     /// Set when the clock or the stop flag (not a node limit) ended the search.
     pub timed_out: bool,
+    /// Set when the search goes on from a memo of the same root (see `run_resumed`).
+    resuming: bool,
 }
 
 impl<'b, 'l> Searcher<'b, 'l> {
@@ -371,6 +383,7 @@ impl<'b, 'l> Searcher<'b, 'l> {
             phase: 0,
             threes: 0,
             timed_out: false,
+            resuming: false,
         }
     }
 
@@ -387,6 +400,14 @@ impl<'b, 'l> Searcher<'b, 'l> {
             self.reply_cache = std::mem::take(&mut memo.reply_cache);
             self.phase = memo.phase;
             self.threes = memo.threes;
+            self.resuming = true;
+        } else {
+            // Another root (our next move, say): its failures do not carry over, but a
+            // proven win holds wherever its position comes up again. After the opponent
+            // answers a win we claimed, the new root is in the table and the win is
+            // followed at once instead of searched for again (and maybe not found in time).
+            self.tt = std::mem::take(&mut memo.tt);
+            keep_wins(&mut self.tt);
         }
         let result = self.run();
         memo.key = Some(key);
@@ -423,7 +444,7 @@ impl<'b, 'l> Searcher<'b, 'l> {
         for (phase, &vcf_threats) in phases.iter().enumerate().skip(first) {
             // A table carried over from an earlier search of this phase is kept; moving
             // on to a later phase clears it (below).
-            let resumed = phase == first && !self.tt.is_empty();
+            let resumed = phase == first && self.resuming && !self.tt.is_empty();
             let start = if resumed {
                 self.threes.min(max_threes)
             } else {
@@ -442,9 +463,10 @@ impl<'b, 'l> Searcher<'b, 'l> {
                 self.aborted = false;
             }
             self.cut_by_node_cap = false;
-            // Failures proven with the smaller threat set do not hold for the larger one.
+            // Failures proven with the smaller threat set do not hold for the larger one;
+            // wins do (the larger set holds every threat of the smaller).
             if !resumed {
-                self.tt.clear();
+                keep_wins(&mut self.tt);
             }
             self.budget_bound = false;
             for threes in start..=max_threes {
