@@ -266,10 +266,13 @@ pub struct Outcome {
     pub nodes: u64,
 }
 
-/// Search state that lives across moves: the transposition table and its size.
+/// Search state that lives across moves: the transposition table and its size, and
+/// the threat search's memo of our own forced wins (a win claimed on one move is
+/// followed on the next from it).
 pub struct SearchState {
     tt: Option<TranspositionTable>,
     tt_bytes: usize,
+    threat_memo: threat::Memo,
 }
 
 impl Default for SearchState {
@@ -283,6 +286,7 @@ impl SearchState {
         SearchState {
             tt: None,
             tt_bytes: DEFAULT_TT_BYTES,
+            threat_memo: threat::Memo::default(),
         }
     }
 
@@ -306,6 +310,7 @@ impl SearchState {
         if let Some(tt) = &mut self.tt {
             tt.clear();
         }
+        self.threat_memo = threat::Memo::default();
     }
 
     /// Searches `board` and returns the best move for the side to move.
@@ -345,8 +350,10 @@ impl SearchState {
         let time = limits.time.take();
         let helper_nodes = AtomicU64::new(0);
         let threads = limits.threads.clamp(1, MAX_THREADS);
+        let threat_memo = &mut self.threat_memo;
         if threads == 1 {
-            return Worker::new(board, tt, &limits, time, stop, &helper_nodes).iterate(report);
+            return Worker::new(board, tt, &limits, time, stop, &helper_nodes)
+                .iterate_with_memo(threat_memo, report);
         }
         // Lazy SMP: helpers search the same root on their own boards and fill the shared
         // table; the main thread's search, which sees their entries, decides the move.
@@ -381,7 +388,8 @@ impl SearchState {
                     break;
                 }
             }
-            Worker::new(board, tt, &limits, time, stop, &helper_nodes).iterate(report)
+            Worker::new(board, tt, &limits, time, stop, &helper_nodes)
+                .iterate_with_memo(threat_memo, report)
         })
     }
 }
@@ -456,6 +464,19 @@ impl<'a> Worker<'a> {
             after_null: vec![false; MAX_PLY + 2],
             threat_memo: threat::Memo::default(),
         }
+    }
+
+    /// [`Self::iterate`] starting from the threat memo of the last move, which is left
+    /// in `memo` afterwards.
+    fn iterate_with_memo(
+        &mut self,
+        memo: &mut threat::Memo,
+        report: &mut dyn FnMut(&SearchEvent),
+    ) -> Outcome {
+        self.threat_memo = std::mem::take(memo);
+        let outcome = self.iterate(report);
+        *memo = std::mem::take(&mut self.threat_memo);
+        outcome
     }
 
     fn iterate(&mut self, report: &mut dyn FnMut(&SearchEvent)) -> Outcome {

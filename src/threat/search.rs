@@ -27,7 +27,7 @@
 use super::threats::{self, five_point, five_stoppers, MoveShape};
 use super::{Level, Limits, ThreatStep, WinningSequence};
 use crate::board::{Board, Pos};
-use crate::pattern::Pattern;
+use crate::pattern::{Cell, Pattern};
 use crate::types::{Color, Rule};
 use smallvec::SmallVec;
 use std::collections::HashMap;
@@ -49,8 +49,15 @@ const DEPENDENCY: bool = false;
 /// Whether a move that threatens a VCF (rather than a straight four or a four-three)
 /// counts as a threat at VCT level (see `vcf_threat_replies`).
 const VCF_THREATS: bool = true;
-/// Nodes of the VCF sub-search that decides whether a move threatens a VCF.
-const VCF_THREAT_NODES: u64 = 300;
+/// Nodes of the VCF sub-search that decides whether a move threatens a VCF. Most moves
+/// tried threaten none, and most VCFs are found within a few dozen nodes: on
+/// pub-free-win002 at 300 nodes, 270 of 2,353 probes found one (median 10 nodes, at most
+/// 232) and 736 ran to the cap. The whole search: 673k nodes at 300, 473k at 100, 400k
+/// at 50, 367k at 30.
+const VCF_THREAT_NODES: u64 = 50;
+/// Nodes of the VCF search that decides whether a defender stone in a wide window (renju,
+/// caro) kills a threatened VCF.
+const VCF_KILL_NODES: u64 = 300;
 /// Squares of a threatened VCF's proof kept at most; a larger proof is not used.
 const VCF_PROOF_SQUARES: usize = 256;
 
@@ -74,8 +81,145 @@ const INNER_DEEPENING: bool = true;
 /// 410k, 33k and 377k, and pub-std-win020 is found (1.8M; not within 5M with 3).
 const QUIET_THREAT_PLIES: u32 = 3;
 
+/// Attacker moves (counted from the root) at which closed threes are tried in the second
+/// phase (see `threats::CLOSED_THREE_THREATS`). pub-free-win002 (a mate in 29 whose third
+/// attacker move is a closed three): found in 400k nodes with 3 (`solve --win-only`),
+/// 492k with 4, 2.7M with no limit; with 2 the search ends without a win after 515k,
+/// without closed threes after 375k. The bench's VCT corpus: 38,949 nodes with 3, 31,155
+/// without, the same 153 wins.
+const CLOSED_THREE_PLIES: u32 = 3;
+
 /// Whether three-moves are ordered by the defender's reply count (see `order_threes`).
 const PREFER_FEW_REPLIES: bool = false;
+
+/// Whether the root tries first, at each three budget, the move whose refutation at the
+/// budget before took the most nodes (`Entry::hint`): the nearest to a win.
+/// pub-free-win002: 545k nodes without, 400k with.
+const ROOT_HINT: bool = true;
+
+/// One square of a proof tree, and whether the defender plays it (a reply) rather than
+/// the attacker (a move, a five point, a sure win point).
+#[derive(Clone, Copy)]
+struct ProofSquare {
+    pos: Pos,
+    defender_reply: bool,
+}
+
+impl ProofSquare {
+    fn attacker(pos: Pos) -> ProofSquare {
+        ProofSquare {
+            pos,
+            defender_reply: false,
+        }
+    }
+}
+
+/// The empty squares where a defender stone placed before a VCF can break its proof.
+///
+/// Under freestyle and standard a VCF's proof holds unless the stone takes one of its
+/// squares or lets the defender make a four or five while it blocks: only a four can
+/// interrupt a sequence of fours. A four is four defender stones in a five-cell window
+/// without an attacker stone, so a stone off the proof matters only in a window that
+/// holds one of the proof's defender replies, no attacker stone yet, and enough
+/// defender stones and replies that the stone makes four of them (see
+/// `defender_four_windows`; a stone that makes a four by itself is a reply of its own,
+/// see `with_counter_fours`). Under standard whether a five is an overline depends on
+/// the line's own stones only. Under renju a stone can change whether a point is
+/// forbidden far off, and under caro a run end can block a five from afar, so there
+/// every square's lines count, ±5 and ±9.
+///
+/// Returns the squares, and whether the window is the narrow one (freestyle, standard)
+/// rather than whole lines.
+fn vcf_kill_window(board: &Board, defender: Color, squares: &[ProofSquare]) -> (Vec<Pos>, bool) {
+    let mut window: Vec<Pos> = squares
+        .iter()
+        .map(|square| square.pos)
+        .filter(|&p| board.is_empty(p))
+        .collect();
+    let narrow = match board.rule() {
+        Rule::Freestyle | Rule::Standard => {
+            defender_four_windows(board, defender, squares, &mut window);
+            true
+        }
+        Rule::Renju => {
+            lines_around(board, squares, 5, &mut window);
+            false
+        }
+        Rule::Caro => {
+            lines_around(board, squares, 9, &mut window);
+            false
+        }
+    };
+    window.sort();
+    window.dedup();
+    (window, narrow)
+}
+
+/// Adds the empty squares of every five-cell window through a defender reply of the
+/// proof where one more defender stone would complete a four with the defender's stones
+/// and the proof's replies, the window holding no attacker stone. The replies of the
+/// whole proof tree count together and the attacker's moves are left out, so the set
+/// can only be larger than the windows of any one line of play.
+fn defender_four_windows(
+    board: &Board,
+    defender: Color,
+    squares: &[ProofSquare],
+    out: &mut Vec<Pos>,
+) {
+    let is_reply = |p: Pos| squares.iter().any(|s| s.defender_reply && s.pos == p);
+    let own = Cell::stone(defender);
+    for reply in squares.iter().filter(|s| s.defender_reply) {
+        for dir in 0..4 {
+            'window: for start in -4..=0isize {
+                let mut defenders = 0;
+                for k in start..start + 5 {
+                    let p = board.offset(reply.pos, dir, k);
+                    match board.cell(p) {
+                        Cell::Empty if is_reply(p) => defenders += 1,
+                        Cell::Empty => {}
+                        c if c == own => defenders += 1,
+                        _ => continue 'window,
+                    }
+                }
+                if defenders + 1 >= 4 {
+                    for k in start..start + 5 {
+                        let p = board.offset(reply.pos, dir, k);
+                        if board.is_empty(p) && !is_reply(p) {
+                            out.push(p);
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// Adds every empty square within `reach` of a proof square on its four lines.
+fn lines_around(board: &Board, squares: &[ProofSquare], reach: i32, out: &mut Vec<Pos>) {
+    for square in squares {
+        let c = board.coord(square.pos);
+        for (dx, dy) in [(1, 0), (0, 1), (1, 1), (1, -1)] {
+            for k in -reach..=reach {
+                let at = crate::types::Coord::new(c.x + k * dx, c.y + k * dy);
+                if let Some(p) = board.pos(at) {
+                    if board.is_empty(p) {
+                        out.push(p);
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// Drops from `table` everything but proven wins, which hold whatever the root, the
+/// limits and the threat set they are met with again.
+fn keep_wins(table: &mut Table) {
+    table.retain(|_, e| {
+        e.fails_below = 0;
+        e.hint = Pos::NONE;
+        e.win_from != NO_WIN
+    });
+}
 
 /// Three budget a non-four attacker move costs: none for a forced block (see `attack`).
 #[inline]
@@ -125,6 +269,8 @@ struct Entry {
     fails_below: u8,
     /// The winning move, when `win_from` is set.
     best: Pos,
+    /// When the node failed: the move whose refutation took the most nodes.
+    hint: Pos,
 }
 
 const NO_WIN: u8 = u8::MAX;
@@ -210,6 +356,8 @@ pub struct Searcher<'b, 'l> {
     threes: u32,
     /// Set when the clock or the stop flag (not a node limit) ended the search.
     pub timed_out: bool,
+    /// Set when the search goes on from a memo of the same root (see `run_resumed`).
+    resuming: bool,
 }
 
 impl<'b, 'l> Searcher<'b, 'l> {
@@ -235,6 +383,7 @@ impl<'b, 'l> Searcher<'b, 'l> {
             phase: 0,
             threes: 0,
             timed_out: false,
+            resuming: false,
         }
     }
 
@@ -251,6 +400,14 @@ impl<'b, 'l> Searcher<'b, 'l> {
             self.reply_cache = std::mem::take(&mut memo.reply_cache);
             self.phase = memo.phase;
             self.threes = memo.threes;
+            self.resuming = true;
+        } else {
+            // Another root (our next move, say): its failures do not carry over, but a
+            // proven win holds wherever its position comes up again. After the opponent
+            // answers a win we claimed, the new root is in the table and the win is
+            // followed at once instead of searched for again (and maybe not found in time).
+            self.tt = std::mem::take(&mut memo.tt);
+            keep_wins(&mut self.tt);
         }
         let result = self.run();
         memo.key = Some(key);
@@ -287,7 +444,7 @@ impl<'b, 'l> Searcher<'b, 'l> {
         for (phase, &vcf_threats) in phases.iter().enumerate().skip(first) {
             // A table carried over from an earlier search of this phase is kept; moving
             // on to a later phase clears it (below).
-            let resumed = phase == first && !self.tt.is_empty();
+            let resumed = phase == first && self.resuming && !self.tt.is_empty();
             let start = if resumed {
                 self.threes.min(max_threes)
             } else {
@@ -306,9 +463,10 @@ impl<'b, 'l> Searcher<'b, 'l> {
                 self.aborted = false;
             }
             self.cut_by_node_cap = false;
-            // Failures proven with the smaller threat set do not hold for the larger one.
+            // Failures proven with the smaller threat set do not hold for the larger one;
+            // wins do (the larger set holds every threat of the smaller).
             if !resumed {
-                self.tt.clear();
+                keep_wins(&mut self.tt);
             }
             self.budget_bound = false;
             for threes in start..=max_threes {
@@ -409,6 +567,7 @@ impl<'b, 'l> Searcher<'b, 'l> {
             return false;
         }
         let key = self.key();
+        let mut hint = Pos::NONE;
         if let Some(e) = self.tt.get(&key) {
             if e.wins(threes) {
                 return true;
@@ -416,6 +575,7 @@ impl<'b, 'l> Searcher<'b, 'l> {
             if e.fails(threes) {
                 return false;
             }
+            hint = e.hint;
         }
         let mut moves = self.move_buffers.pop().unwrap_or_default();
         moves.clear();
@@ -442,6 +602,10 @@ impl<'b, 'l> Searcher<'b, 'l> {
                 && (self.board.pattern_count(self.attacker, Pattern::OpenThree) > 0
                     || (threats::CROSSING_THREES
                         && self.board.pattern_count(self.attacker, Pattern::Three) > 1)
+                    || (threats::CLOSED_THREE_THREATS
+                        && self.vcf_threats
+                        && ply < CLOSED_THREE_PLIES
+                        && self.board.pattern_count(self.attacker, Pattern::Three) > 0)
                     || (threats::QUIET_THREATS
                         && ply < QUIET_THREAT_PLIES
                         && matches!(self.board.rule(), Rule::Freestyle | Rule::Standard)
@@ -456,6 +620,7 @@ impl<'b, 'l> Searcher<'b, 'l> {
                 self.attacker,
                 threes > 0,
                 ply < QUIET_THREAT_PLIES,
+                self.vcf_threats && ply < CLOSED_THREE_PLIES,
                 &mut moves,
             );
             if DEPENDENCY && !last.is_none() {
@@ -470,9 +635,17 @@ impl<'b, 'l> Searcher<'b, 'l> {
                 self.order_threes(&mut moves);
             }
         }
+        if ROOT_HINT && ply == 0 && !hint.is_none() {
+            if let Some(i) = moves.iter().position(|&(_, m)| m == hint) {
+                let h = moves.remove(i);
+                moves.insert(0, h);
+            }
+        }
         let mut proven = false;
         let mut best = Pos::NONE;
+        let mut hardest = (0u64, Pos::NONE);
         for &(_, m) in &moves {
+            let n0 = self.nodes;
             self.board.place(m, self.attacker);
             let won = if must_block && self.board.has_five_point(self.defender) {
                 false
@@ -504,12 +677,15 @@ impl<'b, 'l> Searcher<'b, 'l> {
             if self.aborted {
                 break;
             }
+            if self.nodes - n0 > hardest.0 {
+                hardest = (self.nodes - n0, m);
+            }
         }
         self.move_buffers.push(moves);
         if self.aborted {
             return false;
         }
-        self.store(proven, threes, best)
+        self.store(proven, threes, if proven { best } else { hardest.1 })
     }
 
     /// Allis's "prefer the two-reply three": orders the three-moves by how many replies
@@ -564,6 +740,7 @@ impl<'b, 'l> Searcher<'b, 'l> {
             win_from: NO_WIN,
             fails_below: 0,
             best: Pos::NONE,
+            hint: Pos::NONE,
         });
         if win {
             if budget < e.win_from {
@@ -572,6 +749,9 @@ impl<'b, 'l> Searcher<'b, 'l> {
             }
         } else {
             e.fails_below = e.fails_below.max(budget + 1);
+            if !best.is_none() {
+                e.hint = best;
+            }
         }
         win
     }
@@ -726,11 +906,11 @@ impl<'b, 'l> Searcher<'b, 'l> {
     }
 
     /// The attacker's VCF as if it moved again (a small sub-search), and the squares of
-    /// its proof: `None` when it has none within `VCF_THREAT_NODES`.
-    fn vcf_proof(&mut self) -> Option<Vec<Pos>> {
+    /// its proof: `None` when it has none within `max_nodes`.
+    fn vcf_proof(&mut self, max_nodes: u64) -> Option<Vec<ProofSquare>> {
         let limits = Limits {
             level: Level::Vcf,
-            max_nodes: VCF_THREAT_NODES,
+            max_nodes,
             max_depth: self.max_depth,
             deadline: None,
             stop: None,
@@ -739,7 +919,7 @@ impl<'b, 'l> Searcher<'b, 'l> {
         let found = sub.run_budget();
         let mut squares = Vec::new();
         if found.is_some() {
-            sub.proof_squares(0, VCF_PROOF_SQUARES, &mut squares);
+            sub.marked_proof_squares(0, VCF_PROOF_SQUARES, &mut squares);
         }
         let (used, aborted) = (sub.nodes, sub.aborted);
         self.nodes += used;
@@ -749,49 +929,41 @@ impl<'b, 'l> Searcher<'b, 'l> {
     }
 
     /// After an attacker move that makes no sure win point, whether it threatens a VCF,
-    /// and if so the defender's replies: its fours, and every stone that kills the VCF.
-    /// A stone can only matter on a line within reach of a square of the VCF's proof
-    /// (±5, and ±9 under caro where a run end far off can block a five), so only those
-    /// are tried, each by searching the VCF again; a re-search that runs out of nodes
-    /// counts the stone as a reply (more replies can only make a proof harder).
+    /// and if so the defender's replies: its fours, and the stones in the proof's window
+    /// (see `vcf_kill_window`) that may kill the VCF.
+    ///
+    /// Under freestyle and standard the window is narrow and every stone in it is a
+    /// reply: the stones that leave the VCF standing are not sorted out here, because the
+    /// attacker's fours are searched after every reply, so the tree refutes such a stone
+    /// with the VCF itself (and keeps the proof in its table for the next budgets), and a
+    /// line the defender refutes with an earlier reply never pays for the later ones.
+    /// Testing every stone with a VCF search of its own first cost more: pub-free-win002
+    /// 622k nodes that way, 400k this way. Under renju and caro the window spans whole
+    /// lines, so each stone is tested that way, and one whose test runs out of nodes
+    /// counts as a reply (more replies can only make a proof harder).
     fn vcf_threat_replies(&mut self) -> Option<Replies> {
         if self.board.has_five_point(self.defender) {
             return None;
         }
-        let squares = self.vcf_proof()?;
-        let reach: i32 = if self.board.rule() == crate::types::Rule::Caro {
-            9
-        } else {
-            5
-        };
-        let mut window: Vec<Pos> = Vec::new();
-        for &sq in &squares {
-            let c = self.board.coord(sq);
-            for (dx, dy) in [(1, 0), (0, 1), (1, 1), (1, -1)] {
-                for k in -reach..=reach {
-                    let at = crate::types::Coord::new(c.x + k * dx, c.y + k * dy);
-                    if let Some(p) = self.board.pos(at) {
-                        if self.board.is_empty(p) {
-                            window.push(p);
-                        }
-                    }
-                }
-            }
-        }
-        window.sort();
-        window.dedup();
+        let squares = self.vcf_proof(VCF_THREAT_NODES)?;
+        let (window, narrow) = vcf_kill_window(self.board, self.defender, &squares);
         let mut out: SmallVec<[Pos; 16]> = SmallVec::new();
         for c in window {
-            // Each stone costs a VCF search of its own, and a window holds hundreds of
-            // them: the clock is read here too, or the deadline could pass by far.
-            if self.past_deadline() {
-                self.aborted = true;
-                return None;
+            if !narrow {
+                // Each stone costs a VCF search of its own, and a window holds dozens of
+                // them: the clock is read here too, or the deadline could pass by far.
+                if self.past_deadline() {
+                    self.aborted = true;
+                    return None;
+                }
+                self.board.place(c, self.defender);
+                let killed = self.vcf_proof(VCF_KILL_NODES).is_none();
+                self.board.undo();
+                if !killed {
+                    continue;
+                }
             }
-            self.board.place(c, self.defender);
-            let killed = self.vcf_proof().is_none();
-            self.board.undo();
-            if killed && threats::is_legal(self.board, c, self.defender) {
+            if threats::is_legal(self.board, c, self.defender) {
                 out.push(c);
             }
         }
@@ -860,17 +1032,24 @@ impl<'b, 'l> Searcher<'b, 'l> {
     /// Every square of a proven win's proof tree (attacker moves, defender replies, the
     /// final fives), at most `cap` of them: a defence must disturb one of these.
     pub fn proof_squares(&mut self, threes: u32, cap: usize, out: &mut Vec<Pos>) {
+        let mut marked = Vec::new();
+        self.marked_proof_squares(threes, cap, &mut marked);
+        out.extend(marked.into_iter().map(|square| square.pos));
+    }
+
+    /// [`Self::proof_squares`], each marked with whether it is a defender's reply.
+    fn marked_proof_squares(&mut self, threes: u32, cap: usize, out: &mut Vec<ProofSquare>) {
         if out.len() >= cap || self.aborted {
             return;
         }
         if let Some(p) = five_point(self.board, &self.cells, self.attacker) {
-            out.push(p);
+            out.push(ProofSquare::attacker(p));
             return;
         }
         let Some(best) = self.proven_move(threes) else {
             return;
         };
-        out.push(best);
+        out.push(ProofSquare::attacker(best));
         let was_block = self.board.has_five_point(self.defender);
         self.board.place(best, self.attacker);
         let four = self.board.has_five_point(self.attacker);
@@ -878,15 +1057,18 @@ impl<'b, 'l> Searcher<'b, 'l> {
         let mut budget = threes;
         if !four {
             threats::sure_win_points(self.board, &self.cells, self.attacker, &mut points);
-            out.extend_from_slice(&points);
+            out.extend(points.iter().map(|&p| ProofSquare::attacker(p)));
             budget = budget.saturating_sub(three_cost(was_block));
         }
         match self.replies_after(four, &points, best) {
             Replies::Moves(replies) => {
                 for r in replies {
-                    out.push(r);
+                    out.push(ProofSquare {
+                        pos: r,
+                        defender_reply: true,
+                    });
                     self.board.place(r, self.defender);
-                    self.proof_squares(budget, cap, out);
+                    self.marked_proof_squares(budget, cap, out);
                     self.board.undo();
                 }
             }
@@ -898,7 +1080,7 @@ impl<'b, 'l> Searcher<'b, 'l> {
                         let shape = MoveShape::of(self.board, p, attacker);
                         shape.five || shape.wins_next()
                     } {
-                        out.push(p);
+                        out.push(ProofSquare::attacker(p));
                     }
                 }
             }

@@ -337,21 +337,25 @@ fn is_broken(board: &Board, gain: Pos, color: Color, dir: usize) -> bool {
 
 /// The attacker's candidate moves: fours (category 1) and, when `threes` is set, open
 /// threes (category 2) and, when `quiet` is set too, the quiet threats (see
-/// [`QUIET_THREATS`]), legal and ordered strongest first (ties by position, so the
-/// search is deterministic).
+/// [`QUIET_THREATS`]), and when `closed` is set too, the closed threes (see
+/// [`CLOSED_THREE_THREATS`]); legal and ordered strongest first (ties by position, so
+/// the search is deterministic).
 pub fn attacker_moves(
     board: &mut Board,
     cells: &[Pos],
     color: Color,
     threes: bool,
     quiet: bool,
+    closed: bool,
     out: &mut Vec<(i32, Pos)>,
 ) {
     out.clear();
     let have_fours = has_four_points(board, color);
+    let closed = threes && closed && CLOSED_THREE_THREATS;
     let have_threes = threes
         && (board.pattern_count(color, Pattern::OpenThree) > 0
-            || (CROSSING_THREES && board.pattern_count(color, Pattern::Three) > 1));
+            || (CROSSING_THREES && board.pattern_count(color, Pattern::Three) > 1)
+            || (closed && board.pattern_count(color, Pattern::Three) > 0));
     if !have_fours && !have_threes {
         return;
     }
@@ -377,7 +381,10 @@ pub fn attacker_moves(
                 >= 2
         };
         let wanted = top >= Pattern::Four
-            || (have_threes && (top == Pattern::OpenThree || (CROSSING_THREES && crossing())));
+            || (have_threes
+                && (top == Pattern::OpenThree
+                    || (CROSSING_THREES && crossing())
+                    || (closed && top == Pattern::Three)));
         if !wanted {
             continue;
         }
@@ -405,6 +412,11 @@ pub fn attacker_moves(
 /// window and, under renju, the forbidden-point test of every reply made VCT calls two
 /// to ten times slower per node, and no renju puzzle of the shared suite needed them.
 pub const QUIET_THREATS: bool = true;
+
+/// Whether a move that makes a closed three (and nothing stronger) is tried as a threat
+/// in the search's second phase, where a move threatening a VCF counts as one: the
+/// closed three's four may be the first move of that VCF.
+pub const CLOSED_THREE_THREATS: bool = true;
 
 /// Adds to `out` the quiet moves that make a new sure win point (see [`QUIET_THREATS`]).
 ///
