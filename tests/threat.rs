@@ -268,6 +268,29 @@ fn renju_white_wins_when_blacks_only_defence_is_forbidden() {
     assert!(find_win(&mut f, Color::White, &Limits::vcf()).is_none());
 }
 
+/// A renju position from pub-renju-win024's line (white's l9 after k8 m8), black to
+/// move. White's win found after black j7 needs no m10, but it leans on black's stone:
+/// a black stone can make squares forbidden to black, so that proof need not hold
+/// without it, and m10 must still be tried. After m10 white has no win in the threat
+/// space, so the position is not lost.
+#[test]
+fn renju_defences_are_not_narrowed_by_a_proof_that_leans_on_the_candidate() {
+    let mut b = Board::new(15, 15, Rule::Renju).unwrap();
+    for c in parse_pos_sequence("k6i6m7l8i5j5h5j8h7k8m8l9").unwrap() {
+        b.play(c).unwrap();
+    }
+    assert_eq!(b.side_to_move(), Color::Black);
+    let m10 = b.pos(Coord::from_pos_notation("m10").unwrap()).unwrap();
+    b.place(m10, Color::Black);
+    assert!(
+        find_win(&mut b, Color::White, &vct_limits()).is_none(),
+        "after m10 white has no win"
+    );
+    b.undo();
+    let d = defences(&mut b, Color::Black, &defence_limits()).expect("white threatens a win");
+    assert!(d.contains(&m10), "m10 defends, got [{}]", names(&b, &d));
+}
+
 #[test]
 fn standard_rule_refutes_a_straight_four_whose_end_makes_an_overline() {
     // `X . . X X X o` on row 8 (b8, e8 f8 g8, white i8). Black d8 makes d8-g8: in

@@ -7,13 +7,14 @@
 //! candidates are those squares; each is tried and the opponent's win searched again.
 //! When a candidate fails, the new proof (found with that candidate on the board) is
 //! also a proof without it, so later candidates must disturb it too: the candidate set is
-//! intersected with its squares, and shrinks until every survivor has been tried.
+//! intersected with its squares, and shrinks until every survivor has been tried. That
+//! holds under freestyle and caro only (see `proof_holds_without_the_candidate`).
 
 use super::search::Searcher;
 use super::threats::{self, five_point, MoveShape};
 use super::Limits;
 use crate::board::{Board, Pos};
-use crate::types::Color;
+use crate::types::{Color, Rule};
 
 /// Squares of a proof tree kept at most (bounds the work on huge VCT trees).
 const PROOF_SQUARE_CAP: usize = 4096;
@@ -111,7 +112,7 @@ fn defences_at_depth(
         match refuted_by {
             None if holds => good.push(c),
             None => {}
-            Some(proof) => {
+            Some(proof) if proof_holds_without_the_candidate(board.rule()) => {
                 // Later candidates must disturb this proof as well (or be our fours).
                 let tail: Vec<Pos> = candidates[i..]
                     .iter()
@@ -121,9 +122,25 @@ fn defences_at_depth(
                 candidates.truncate(i);
                 candidates.extend(tail);
             }
+            Some(_) => {}
         }
     }
     Some(good)
+}
+
+/// Whether an opponent's proof found with one of our candidate stones on the board also
+/// holds without that stone, so that later candidates must disturb it too.
+///
+/// Under freestyle and caro a stone of ours only takes a square from the opponent and
+/// gives us lines. Under renju a black stone can make a square forbidden to black (a
+/// reply the proof then need not meet) and a white stone can lift black's double-three
+/// or double-four at a square (a move the proof then may use); under standard a stone of
+/// ours can turn our own five into an overline. There the proof may lean on the stone,
+/// and narrowing the candidates by it dropped real defences: in the renju position
+/// `k6i6m7l8i5j5h5j8h7k8m8l9`, black's m10 (after which white has no win in our threat
+/// space) was dropped by white's proof after black j7, and the position called lost.
+fn proof_holds_without_the_candidate(rule: Rule) -> bool {
+    matches!(rule, Rule::Freestyle | Rule::Caro)
 }
 
 /// The deadline has passed or a stop was requested.
