@@ -230,6 +230,15 @@ fn board_from(rule: Rule, black: &[&str], white: &[&str]) -> Board {
     b
 }
 
+/// A 15x15 board after `moves` (pos notation, black first).
+fn board_after(rule: Rule, moves: &str) -> Board {
+    let mut b = Board::new(15, 15, rule).unwrap();
+    for c in parse_pos_sequence(moves).unwrap() {
+        b.play(c).unwrap();
+    }
+    b
+}
+
 /// Black's double three at h6: f6 g6 make an open three with it horizontally, i7 j8
 /// diagonally. White's column h2..h5 needs h6 for five; h1 is black.
 const RENJU_BLACK: [&str; 5] = ["h1", "f6", "g6", "i7", "j8"];
@@ -275,10 +284,7 @@ fn renju_white_wins_when_blacks_only_defence_is_forbidden() {
 /// space, so the position is not lost.
 #[test]
 fn renju_defences_are_not_narrowed_by_a_proof_that_leans_on_the_candidate() {
-    let mut b = Board::new(15, 15, Rule::Renju).unwrap();
-    for c in parse_pos_sequence("k6i6m7l8i5j5h5j8h7k8m8l9").unwrap() {
-        b.play(c).unwrap();
-    }
+    let mut b = board_after(Rule::Renju, "k6i6m7l8i5j5h5j8h7k8m8l9");
     assert_eq!(b.side_to_move(), Color::Black);
     let m10 = b.pos(Coord::from_pos_notation("m10").unwrap()).unwrap();
     b.place(m10, Color::Black);
@@ -325,10 +331,7 @@ fn standard_rule_refutes_a_straight_four_whose_end_makes_an_overline() {
 /// the brute-force verifier confirms the first move the threat search plays.
 #[test]
 fn a_quiet_move_that_makes_a_four_three_point_is_a_threat() {
-    let mut b = Board::new(15, 15, Rule::Standard).unwrap();
-    for c in parse_pos_sequence("h8k8h5i5i4l8m4h6g6j3").unwrap() {
-        b.play(c).unwrap();
-    }
+    let mut b = board_after(Rule::Standard, "h8k8h5i5i4l8m4h6g6j3");
     assert_eq!(b.side_to_move(), Color::Black);
     let before = b.hash();
     let seq = find_win(&mut b, Color::Black, &vct_limits()).expect("black wins");
