@@ -597,14 +597,15 @@ impl<'b, 'l> Searcher<'b, 'l> {
                 }
             }
         } else {
+            // Closed threes count here only near the root of the second phase.
+            let closed_threes = self.vcf_threats && ply < CLOSED_THREE_PLIES;
             if threes == 0
                 && self.limits.level == Level::Vct
                 && (self.board.pattern_count(self.attacker, Pattern::OpenThree) > 0
                     || (threats::CROSSING_THREES
                         && self.board.pattern_count(self.attacker, Pattern::Three) > 1)
                     || (threats::CLOSED_THREE_THREATS
-                        && self.vcf_threats
-                        && ply < CLOSED_THREE_PLIES
+                        && closed_threes
                         && self.board.pattern_count(self.attacker, Pattern::Three) > 0)
                     || (threats::QUIET_THREATS
                         && ply < QUIET_THREAT_PLIES
@@ -620,7 +621,7 @@ impl<'b, 'l> Searcher<'b, 'l> {
                 self.attacker,
                 threes > 0,
                 ply < QUIET_THREAT_PLIES,
-                self.vcf_threats && ply < CLOSED_THREE_PLIES,
+                closed_threes,
                 &mut moves,
             );
             if DEPENDENCY && !last.is_none() {
