@@ -297,6 +297,31 @@ fn renju_defences_are_not_narrowed_by_a_proof_that_leans_on_the_candidate() {
     assert!(d.contains(&m10), "m10 defends, got [{}]", names(&b, &d));
 }
 
+/// Caro: white's four f8 g8 h8 i8 has five points e8 and j8, and black's d8 stands
+/// beside e8. Black j8 stops both: it takes j8, and e8 would now make a five blocked at
+/// both ends (d8, j8), which does not win at caro. Black e8 does not (j8 still makes
+/// f8..j8 with k8 open), nor any other stone, and black has no four: j8 is the only
+/// defence. The proof of white's win needs only e8, so j8 must come from the cells
+/// beside it.
+#[test]
+fn caro_defences_include_the_far_end_of_a_four() {
+    let mut b = board_from(
+        Rule::Caro,
+        &["d8", "b14", "n2", "n14"],
+        &["f8", "g8", "h8", "i8"],
+    );
+    assert_eq!(b.side_to_move(), Color::Black);
+    let j8 = b.pos(Coord::from_pos_notation("j8").unwrap()).unwrap();
+    b.place(j8, Color::Black);
+    assert!(
+        find_win(&mut b, Color::White, &vct_limits()).is_none(),
+        "after j8 white has no win"
+    );
+    b.undo();
+    let d = defences(&mut b, Color::Black, &defence_limits()).expect("white threatens five");
+    assert_eq!(d, vec![j8], "got [{}]", names(&b, &d));
+}
+
 #[test]
 fn standard_rule_refutes_a_straight_four_whose_end_makes_an_overline() {
     // `X . . X X X o` on row 8 (b8, e8 f8 g8, white i8). Black d8 makes d8-g8: in

@@ -97,6 +97,30 @@ const PREFER_FEW_REPLIES: bool = false;
 /// pub-free-win002: 545k nodes without, 400k with.
 const ROOT_HINT: bool = true;
 
+/// Under caro a stone beside a five point can stop the five too (at a run end it makes
+/// the five a blocked one), and one beside a straight-four point can spoil the four: so
+/// the proof also needs every empty cell within reach along each line where `p` makes a
+/// four or a five for `attacker`. Under the other rules only `p` itself matters.
+/// Without them `defences` missed, under caro, the block beyond the far end of a four
+/// whose other five point has a defender stone next to it (`X . O O O O .`: the right
+/// end stops both five points) and called the position lost.
+fn push_caro_blockers(board: &Board, p: Pos, attacker: Color, out: &mut Vec<ProofSquare>) {
+    if board.rule() != Rule::Caro {
+        return;
+    }
+    for dir in 0..4 {
+        if board.pattern(p, attacker, dir) < Pattern::Four {
+            continue;
+        }
+        for k in (-5..=5).filter(|&k| k != 0) {
+            let q = board.offset(p, dir, k);
+            if board.is_empty(q) {
+                out.push(ProofSquare::attacker(q));
+            }
+        }
+    }
+}
+
 /// One square of a proof tree, and whether the defender plays it (a reply) rather than
 /// the attacker (a move, a five point, a sure win point).
 #[derive(Clone, Copy)]
@@ -1045,6 +1069,7 @@ impl<'b, 'l> Searcher<'b, 'l> {
         }
         if let Some(p) = five_point(self.board, &self.cells, self.attacker) {
             out.push(ProofSquare::attacker(p));
+            push_caro_blockers(self.board, p, self.attacker, out);
             return;
         }
         let Some(best) = self.proven_move(threes) else {
@@ -1082,6 +1107,7 @@ impl<'b, 'l> Searcher<'b, 'l> {
                         shape.five || shape.wins_next()
                     } {
                         out.push(ProofSquare::attacker(p));
+                        push_caro_blockers(self.board, p, attacker, out);
                     }
                 }
             }
