@@ -285,16 +285,23 @@ fn renju_white_wins_when_blacks_only_defence_is_forbidden() {
 #[test]
 fn renju_defences_are_not_narrowed_by_a_proof_that_leans_on_the_candidate() {
     let mut b = board_after(Rule::Renju, "k6i6m7l8i5j5h5j8h7k8m8l9");
+    let (m10, d) = defences_and_a_move_that_stops_white(&mut b, "m10");
+    assert!(d.contains(&m10), "m10 defends, got [{}]", names(&b, &d));
+}
+
+/// With black to move on `b`: checks that white has no win after black `square`, and
+/// returns that square with black's defences (white must be threatening a win).
+fn defences_and_a_move_that_stops_white(b: &mut Board, square: &str) -> (Pos, Vec<Pos>) {
     assert_eq!(b.side_to_move(), Color::Black);
-    let m10 = b.pos(Coord::from_pos_notation("m10").unwrap()).unwrap();
-    b.place(m10, Color::Black);
+    let p = b.pos(Coord::from_pos_notation(square).unwrap()).unwrap();
+    b.place(p, Color::Black);
     assert!(
-        find_win(&mut b, Color::White, &vct_limits()).is_none(),
-        "after m10 white has no win"
+        find_win(b, Color::White, &vct_limits()).is_none(),
+        "after {square} white has no win"
     );
     b.undo();
-    let d = defences(&mut b, Color::Black, &defence_limits()).expect("white threatens a win");
-    assert!(d.contains(&m10), "m10 defends, got [{}]", names(&b, &d));
+    let d = defences(b, Color::Black, &defence_limits()).expect("white threatens a win");
+    (p, d)
 }
 
 /// Caro: white's four f8 g8 h8 i8 has five points e8 and j8, and black's d8 stands
@@ -310,15 +317,7 @@ fn caro_defences_include_the_far_end_of_a_four() {
         &["d8", "b14", "n2", "n14"],
         &["f8", "g8", "h8", "i8"],
     );
-    assert_eq!(b.side_to_move(), Color::Black);
-    let j8 = b.pos(Coord::from_pos_notation("j8").unwrap()).unwrap();
-    b.place(j8, Color::Black);
-    assert!(
-        find_win(&mut b, Color::White, &vct_limits()).is_none(),
-        "after j8 white has no win"
-    );
-    b.undo();
-    let d = defences(&mut b, Color::Black, &defence_limits()).expect("white threatens five");
+    let (j8, d) = defences_and_a_move_that_stops_white(&mut b, "j8");
     assert_eq!(d, vec![j8], "got [{}]", names(&b, &d));
 }
 
