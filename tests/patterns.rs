@@ -30,3 +30,40 @@ fn every_line_code_of_every_rule_matches_the_reference_classifier() {
         }
     }
 }
+
+/// `Board` leaves out of a line code the stones five cells away where the rule's reach
+/// says they never change a class (`reach_of`): checked here over every line code, and
+/// the rules that keep them must have codes where such a stone does change the class.
+#[test]
+fn a_stone_out_of_the_rules_reach_never_changes_a_class() {
+    use wuzi::board::reach_of;
+    use wuzi::pattern::{slot_shift, HALF_LINE};
+    let far = |code: u32| {
+        [-(HALF_LINE as i32), HALF_LINE as i32]
+            .map(|k| (slot_shift(k), Cell::from_bits(code >> slot_shift(k))))
+    };
+    for rule in Rule::ALL {
+        let t = table(rule);
+        let mut changed = 0;
+        for code in (0..CODE_COUNT as u32).filter(|&c| is_realisable(c)) {
+            // The same line with the far stones taken off (the edge stays).
+            let mut near = code;
+            for (shift, cell) in far(code) {
+                if cell != Cell::Wall {
+                    near &= !(3 << shift);
+                }
+            }
+            if t.lookup(code) != t.lookup(near) {
+                changed += 1;
+                assert_eq!(
+                    reach_of(rule),
+                    HALF_LINE,
+                    "rule {rule}: a stone five away changes code {code:#07x}"
+                );
+            }
+        }
+        if reach_of(rule) == HALF_LINE {
+            assert!(changed > 0, "rule {rule} never needs the stones five away");
+        }
+    }
+}
