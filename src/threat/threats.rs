@@ -369,6 +369,9 @@ pub fn attacker_moves(
             continue;
         }
         let lines = &board.cell_patterns(p)[color.index()];
+        if !has_three_or_better(lines) {
+            continue; // most cells: nothing below is wanted of them
+        }
         let top = lines[0].max(lines[1]).max(lines[2]).max(lines[3]);
         if quiet && top >= Pattern::OpenThree {
             anchors.push(p);
@@ -398,6 +401,16 @@ pub fn attacker_moves(
     if board.rule() == Rule::Renju && color == Color::Black {
         out.retain(|&(_, p)| !rules::is_forbidden(board, p));
     }
+}
+
+/// Whether some line of a cell gives a three or better, the four classes tested at once
+/// as the bytes of a word: each class is below 128, so adding `128 - Three` to a byte
+/// sets its top bit exactly when the class is at least `Three` (and never carries).
+#[inline]
+fn has_three_or_better(lines: &[Pattern; 4]) -> bool {
+    const BIAS: u32 = u32::from_ne_bytes([128 - Pattern::Three as u8; 4]);
+    let word = u32::from_ne_bytes(lines.map(|l| l as u8));
+    (word + BIAS) & 0x8080_8080 != 0
 }
 
 /// Whether a move that makes neither a four nor an open three, but turns another cell
