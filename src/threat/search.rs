@@ -32,6 +32,7 @@ use crate::types::{Color, Rule};
 use smallvec::SmallVec;
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
+use std::rc::Rc;
 use std::sync::atomic::Ordering;
 use std::time::Instant;
 
@@ -354,7 +355,8 @@ pub struct Searcher<'b, 'l> {
     attacker: Color,
     defender: Color,
     limits: &'l Limits<'l>,
-    cells: Vec<Pos>,
+    /// Every cell of the board, scanned for threats; shared with the sub-searches.
+    cells: Rc<[Pos]>,
     tt: Table,
     reply_cache: ReplyCache,
     /// One move buffer per ply, reused so attacker nodes do not allocate.
@@ -386,7 +388,18 @@ pub struct Searcher<'b, 'l> {
 
 impl<'b, 'l> Searcher<'b, 'l> {
     pub fn new(board: &'b mut Board, attacker: Color, limits: &'l Limits<'l>) -> Self {
-        let cells = threats::board_cells(board);
+        let cells = threats::board_cells(board).into();
+        Self::with_cells(board, attacker, limits, cells)
+    }
+
+    /// A search of `board` given its cell list: a sub-search shares its parent's
+    /// rather than building its own (VCF probes start thousands of them).
+    fn with_cells(
+        board: &'b mut Board,
+        attacker: Color,
+        limits: &'l Limits<'l>,
+        cells: Rc<[Pos]>,
+    ) -> Self {
         Searcher {
             board,
             attacker,
@@ -924,7 +937,8 @@ impl<'b, 'l> Searcher<'b, 'l> {
             deadline: None,
             stop: None,
         };
-        let mut sub = Searcher::new(&mut *self.board, self.defender, &limits);
+        let cells = Rc::clone(&self.cells);
+        let mut sub = Searcher::with_cells(&mut *self.board, self.defender, &limits, cells);
         let found = sub.run_budget().is_some();
         self.nodes += sub.nodes;
         found
@@ -940,7 +954,8 @@ impl<'b, 'l> Searcher<'b, 'l> {
             deadline: None,
             stop: None,
         };
-        let mut sub = Searcher::new(&mut *self.board, self.attacker, &limits);
+        let cells = Rc::clone(&self.cells);
+        let mut sub = Searcher::with_cells(&mut *self.board, self.attacker, &limits, cells);
         let found = sub.run_budget();
         let mut squares = Vec::new();
         if found.is_some() {
@@ -1101,7 +1116,7 @@ impl<'b, 'l> Searcher<'b, 'l> {
             _ => {
                 // Unstoppable: every five point (and straight-four point) is part of it.
                 let attacker = self.attacker;
-                for &p in &self.cells {
+                for &p in self.cells.iter() {
                     if self.board.is_empty(p) && {
                         let shape = MoveShape::of(self.board, p, attacker);
                         shape.five || shape.wins_next()
