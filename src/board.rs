@@ -34,6 +34,23 @@ pub const MIN_SIZE: usize = 5;
 const MAX_STRIDE: usize = MAX_SIZE + 2 * HALF_LINE;
 /// Cells in the largest padded grid.
 pub const MAX_CELLS: usize = MAX_STRIDE * MAX_STRIDE;
+/// Cells every per-cell array of a board holds, whatever its size: `MAX_CELLS` rounded up
+/// to a power of two. The loops of `place` and `undo` index them with [`slot`], which the
+/// compiler can see is in bounds, so they pay no bounds check per cell.
+const CELL_CAPACITY: usize = MAX_CELLS.next_power_of_two();
+/// A per-cell array of the padded grid (the cells past the grid stay as filled).
+type Grid<T> = Box<[T; CELL_CAPACITY]>;
+
+fn grid<T: Copy>(fill: T) -> Grid<T> {
+    Box::new([fill; CELL_CAPACITY])
+}
+
+/// The index of grid cell `q` in a [`Grid`]: `q` itself, since every grid cell lies
+/// below `MAX_CELLS`; the mask only lets the compiler see that it is in bounds.
+#[inline(always)]
+fn slot(q: usize) -> usize {
+    q & (CELL_CAPACITY - 1)
+}
 
 /// A cell index on the padded grid. `Pos::NONE` marks "no move" (and a null move).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
@@ -314,15 +331,15 @@ pub struct Board {
     stride: usize,
     /// Index step of each line direction: horizontal, vertical, diagonal, anti-diagonal.
     steps: [isize; 4],
-    cells: Vec<Cell>,
+    cells: Grid<Cell>,
     /// Per cell and line, the neighbours as a line code (stones within the rule's reach,
     /// see [`reach_of`]).
-    codes: Vec<[u32; 4]>,
-    patterns: Vec<CellPatterns>,
+    codes: Grid<[u32; 4]>,
+    patterns: Grid<CellPatterns>,
     pattern_counts: [[u32; Pattern::COUNT]; 2],
     /// Per cell and colour, the `COMBO_CODE` sum of its four line classes (kept for
     /// empty cells, stale under stones like `patterns`).
-    combo_sums: Vec<[u16; 2]>,
+    combo_sums: Grid<[u16; 2]>,
     /// Per colour, the kind table of the rule (renju black counts no double three).
     combo_kinds: [&'static [u8; COMBO_SUMS]; 2],
     /// Per colour, how many empty cells make each combination kind (`combo::*`).
@@ -337,7 +354,7 @@ pub struct Board {
     line_cells: usize,
     /// For every cell, the stones within two cells in both directions (a 5×5 square):
     /// the cells where moves are worth considering.
-    nearby: Vec<u8>,
+    nearby: Grid<u8>,
     /// Index offsets of the 5×5 square around a cell (centre excluded).
     square: [isize; 24],
     stone_counts: [usize; 2],
@@ -365,11 +382,11 @@ impl Board {
             table: pattern::table(rule),
             stride,
             steps,
-            cells: vec![Cell::Wall; cell_count],
-            codes: vec![[0; 4]; cell_count],
-            patterns: vec![[[Pattern::Dead; 4]; 2]; cell_count],
+            cells: grid(Cell::Wall),
+            codes: grid([0; 4]),
+            patterns: grid([[Pattern::Dead; 4]; 2]),
             pattern_counts: [[0; Pattern::COUNT]; 2],
-            combo_sums: vec![[0; 2]; cell_count],
+            combo_sums: grid([0; 2]),
             combo_kinds: if rule == Rule::Renju {
                 [&COMBO_KINDS[1], &COMBO_KINDS[0]]
             } else {
@@ -383,7 +400,7 @@ impl Board {
             } else {
                 LINE_CELLS
             },
-            nearby: vec![0; cell_count],
+            nearby: grid(0),
             square: square_offsets(s),
             stone_counts: [0; 2],
             hash: 0,
@@ -449,7 +466,7 @@ impl Board {
     }
     /// Number of cells in the padded grid (the range of `Pos` indices).
     pub fn cell_count(&self) -> usize {
-        self.cells.len()
+        self.stride * (self.height + 2 * HALF_LINE)
     }
 
     // ---- coordinates ----
@@ -615,7 +632,7 @@ impl Board {
         self.stone_counts[color.index()] += 1;
         self.history.push(p);
         for &d in &self.square {
-            self.nearby[(p.0 as isize + d) as usize] += 1;
+            self.nearby[slot((p.0 as isize + d) as usize)] += 1;
         }
         self.update_lines(p, Cell::stone(color) as u32);
         // After `update_lines` saved the counters for undo: `p` no longer counts.
@@ -638,14 +655,14 @@ impl Board {
         self.hash ^= ZOBRIST[p.index()][color.index()];
         self.stone_counts[color.index()] -= 1;
         for &d in &self.square {
-            self.nearby[(p.0 as isize + d) as usize] -= 1;
+            self.nearby[slot((p.0 as isize + d) as usize)] -= 1;
         }
         // `p`'s own classes and sums were left as they were when it was empty, and are
         // right again now; the cells along its lines and the counters come back from the
         // record.
         let record = self.undo_records.take(self.history.len());
-        for i in 0..self.line_cells {
-            let q = (p.0 as isize + self.line_offsets[i]) as usize;
+        for i in 0..self.line_cells.min(LINE_CELLS) {
+            let q = slot((p.0 as isize + self.line_offsets[i]) as usize);
             self.codes[q][LINE_DIRS[i]] &= !(3 << LINE_SHIFTS[i]);
             self.patterns[q] = record.patterns[i];
             self.combo_sums[q] = record.combo_sums[i];
@@ -694,8 +711,8 @@ impl Board {
         let record = self.undo_records.slot(self.history.len() - 1);
         record.pattern_counts = self.pattern_counts;
         record.combo_counts = self.combo_counts;
-        for i in 0..self.line_cells {
-            let q = (p.0 as isize + self.line_offsets[i]) as usize;
+        for i in 0..self.line_cells.min(LINE_CELLS) {
+            let q = slot((p.0 as isize + self.line_offsets[i]) as usize);
             let (dir, shift) = (LINE_DIRS[i], LINE_SHIFTS[i]);
             record.patterns[i] = self.patterns[q];
             record.combo_sums[i] = self.combo_sums[q];
@@ -772,7 +789,7 @@ impl Board {
                 continue;
             }
             let q = p.0 as isize + k as isize * self.steps[dir];
-            let cell = if q >= 0 && (q as usize) < self.cells.len() {
+            let cell = if q >= 0 && (q as usize) < self.cell_count() {
                 self.cells[q as usize]
             } else {
                 Cell::Wall
