@@ -193,6 +193,16 @@ fn combo_kinds(double_threes: bool) -> Box<[u8; COMBO_SUMS]> {
 static COMBO_KINDS: Lazy<[Box<[u8; COMBO_SUMS]>; 2]> =
     Lazy::new(|| [combo_kinds(true), combo_kinds(false)]);
 
+/// Whether some of the four classes is `least` or better, tested at once as the bytes of
+/// a word: each class is below 128, so adding `128 - least` to a byte sets its top bit
+/// exactly when the class is at least `least` (and never carries into the next byte).
+#[inline(always)]
+fn any_at_least(lines: &[Pattern; 4], least: Pattern) -> bool {
+    let bias = u32::from_ne_bytes([128 - least as u8; 4]);
+    let word = u32::from_ne_bytes(lines.map(|l| l as u8));
+    (word + bias) & 0x8080_8080 != 0
+}
+
 /// Cells whose line code a move changes: `HALF_LINE` on each side along four lines.
 const LINE_CELLS: usize = 8 * HALF_LINE;
 /// Of those, the ones within `HALF_LINE - 1` of the move, which come first in the order
@@ -497,6 +507,26 @@ impl Board {
     pub fn positions(&self) -> impl Iterator<Item = Pos> + '_ {
         (0..self.height)
             .flat_map(move |y| (0..self.width).map(move |x| self.pos_unchecked(x as i32, y as i32)))
+    }
+
+    /// Calls `f` on the empty cells, row by row, where `color` makes `least` or better on
+    /// some line, with their four classes for `color`. One tight pass over the grid: most
+    /// cells make nothing, and they cost a few instructions each here.
+    pub fn for_cells_making(
+        &self,
+        color: Color,
+        least: Pattern,
+        mut f: impl FnMut(Pos, [Pattern; 4]),
+    ) {
+        for y in 0..self.height {
+            let start = (y + HALF_LINE) * self.stride + HALF_LINE;
+            for q in start..start + self.width {
+                let lines = self.patterns[slot(q)][color.index()];
+                if self.cells[slot(q)] == Cell::Empty && any_at_least(&lines, least) {
+                    f(Pos(q as u16), lines);
+                }
+            }
+        }
     }
 
     /// The cell `k` steps from `p` along `dir` (may be a wall cell for |k| ≤ 5).

@@ -71,15 +71,14 @@ fn defences_at_depth(
     four_depth: u32,
     nodes: &mut u64,
 ) -> Option<Vec<Pos>> {
-    let cells = threats::board_cells(board);
-    if five_point(board, &cells, side).is_some() {
+    if five_point(board, side).is_some() {
         return None;
     }
     let opponent = side.opponent();
     let squares = opponent_proof(board, opponent, limits, nodes)?;
     let mut candidates = squares;
     let mut fours = smallvec::SmallVec::new();
-    threats::four_moves(board, &cells, side, &mut fours);
+    threats::four_moves(board, side, &mut fours);
     candidates.extend(fours.iter().copied());
     candidates.sort();
     candidates.dedup();
@@ -166,9 +165,8 @@ fn counter_four_holds(
     if four_depth == 0 {
         return true;
     }
-    let cells = threats::board_cells(board);
     let opponent = side.opponent();
-    let Some(stops) = threats::five_stoppers(board, &cells, side) else {
+    let Some(stops) = threats::five_stoppers(board, side) else {
         return true; // the opponent cannot stop it: we win
     };
     let legal: Vec<Pos> = stops

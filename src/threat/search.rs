@@ -32,7 +32,6 @@ use crate::types::{Color, Rule};
 use smallvec::SmallVec;
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
-use std::rc::Rc;
 use std::sync::atomic::Ordering;
 use std::time::Instant;
 
@@ -355,8 +354,6 @@ pub struct Searcher<'b, 'l> {
     attacker: Color,
     defender: Color,
     limits: &'l Limits<'l>,
-    /// Every cell of the board, scanned for threats; shared with the sub-searches.
-    cells: Rc<[Pos]>,
     tt: Table,
     reply_cache: ReplyCache,
     /// One move buffer per ply, reused so attacker nodes do not allocate.
@@ -388,24 +385,11 @@ pub struct Searcher<'b, 'l> {
 
 impl<'b, 'l> Searcher<'b, 'l> {
     pub fn new(board: &'b mut Board, attacker: Color, limits: &'l Limits<'l>) -> Self {
-        let cells = threats::board_cells(board).into();
-        Self::with_cells(board, attacker, limits, cells)
-    }
-
-    /// A search of `board` given its cell list: a sub-search shares its parent's
-    /// rather than building its own (VCF probes start thousands of them).
-    fn with_cells(
-        board: &'b mut Board,
-        attacker: Color,
-        limits: &'l Limits<'l>,
-        cells: Rc<[Pos]>,
-    ) -> Self {
         Searcher {
             board,
             attacker,
             defender: attacker.opponent(),
             limits,
-            cells,
             tt: Table::default(),
             reply_cache: ReplyCache::default(),
             move_buffers: Vec::new(),
@@ -596,7 +580,7 @@ impl<'b, 'l> Searcher<'b, 'l> {
         if self.out_of_budget() {
             return false;
         }
-        if let Some(p) = five_point(self.board, &self.cells, self.attacker) {
+        if let Some(p) = five_point(self.board, self.attacker) {
             self.store(true, threes, p);
             return true;
         }
@@ -619,7 +603,7 @@ impl<'b, 'l> Searcher<'b, 'l> {
         let must_block = self.board.has_five_point(self.defender);
         if must_block {
             // Only a stone that stops the defender's five can be played.
-            match five_stoppers(self.board, &self.cells, self.defender) {
+            match five_stoppers(self.board, self.defender) {
                 None => {
                     self.move_buffers.push(moves);
                     return self.store(false, threes, Pos::NONE);
@@ -654,7 +638,6 @@ impl<'b, 'l> Searcher<'b, 'l> {
             }
             threats::attacker_moves(
                 self.board,
-                &self.cells,
                 self.attacker,
                 threes > 0,
                 ply < QUIET_THREAT_PLIES,
@@ -741,7 +724,7 @@ impl<'b, 'l> Searcher<'b, 'l> {
             }
             self.board.place(m, attacker);
             let mut points = SmallVec::<[Pos; 8]>::new();
-            threats::sure_win_points(self.board, &self.cells, attacker, &mut points);
+            threats::sure_win_points(self.board, attacker, &mut points);
             let replies = if points.is_empty() {
                 None
             } else {
@@ -866,7 +849,7 @@ impl<'b, 'l> Searcher<'b, 'l> {
     /// forces an answer first, so it is a reply of its own) and orders them.
     fn with_counter_fours(&mut self, mut out: SmallVec<[Pos; 16]>) -> Replies {
         let mut fours = SmallVec::new();
-        threats::four_moves(self.board, &self.cells, self.defender, &mut fours);
+        threats::four_moves(self.board, self.defender, &mut fours);
         for f in fours {
             threats::push_unique(&mut out, f);
         }
@@ -901,7 +884,7 @@ impl<'b, 'l> Searcher<'b, 'l> {
             return r.clone();
         }
         let mut points = SmallVec::<[Pos; 8]>::new();
-        threats::sure_win_points(self.board, &self.cells, self.attacker, &mut points);
+        threats::sure_win_points(self.board, self.attacker, &mut points);
         let replies = if !points.is_empty() {
             (!self.defender_has_vcf()).then(|| self.replies(Some(&points), Pos::NONE))
         } else if self.vcf_threats {
@@ -937,8 +920,7 @@ impl<'b, 'l> Searcher<'b, 'l> {
             deadline: None,
             stop: None,
         };
-        let cells = Rc::clone(&self.cells);
-        let mut sub = Searcher::with_cells(&mut *self.board, self.defender, &limits, cells);
+        let mut sub = Searcher::new(&mut *self.board, self.defender, &limits);
         let found = sub.run_budget().is_some();
         self.nodes += sub.nodes;
         found
@@ -954,8 +936,7 @@ impl<'b, 'l> Searcher<'b, 'l> {
             deadline: None,
             stop: None,
         };
-        let cells = Rc::clone(&self.cells);
-        let mut sub = Searcher::with_cells(&mut *self.board, self.attacker, &limits, cells);
+        let mut sub = Searcher::new(&mut *self.board, self.attacker, &limits);
         let found = sub.run_budget();
         let mut squares = Vec::new();
         if found.is_some() {
@@ -1082,7 +1063,7 @@ impl<'b, 'l> Searcher<'b, 'l> {
         if out.len() >= cap || self.aborted {
             return;
         }
-        if let Some(p) = five_point(self.board, &self.cells, self.attacker) {
+        if let Some(p) = five_point(self.board, self.attacker) {
             out.push(ProofSquare::attacker(p));
             push_caro_blockers(self.board, p, self.attacker, out);
             return;
@@ -1097,7 +1078,7 @@ impl<'b, 'l> Searcher<'b, 'l> {
         let mut points = SmallVec::<[Pos; 8]>::new();
         let mut budget = threes;
         if !four {
-            threats::sure_win_points(self.board, &self.cells, self.attacker, &mut points);
+            threats::sure_win_points(self.board, self.attacker, &mut points);
             out.extend(points.iter().map(|&p| ProofSquare::attacker(p)));
             budget = budget.saturating_sub(three_cost(was_block));
         }
@@ -1114,13 +1095,12 @@ impl<'b, 'l> Searcher<'b, 'l> {
                 }
             }
             _ => {
-                // Unstoppable: every five point (and straight-four point) is part of it.
+                // Unstoppable: every five point (and straight-four point) is part of it;
+                // both make a four or a five on some line.
                 let attacker = self.attacker;
-                for &p in self.cells.iter() {
-                    if self.board.is_empty(p) && {
-                        let shape = MoveShape::of(self.board, p, attacker);
-                        shape.five || shape.wins_next()
-                    } {
+                for p in threats::cells_making(self.board, attacker, Pattern::Four) {
+                    let shape = MoveShape::of(self.board, p, attacker);
+                    if shape.five || shape.wins_next() {
                         out.push(ProofSquare::attacker(p));
                         push_caro_blockers(self.board, p, attacker, out);
                     }
@@ -1137,7 +1117,7 @@ impl<'b, 'l> Searcher<'b, 'l> {
         let mut placed = 0;
         let mut budget = threes;
         for _ in 0..=HARD_MAX_DEPTH {
-            if let Some(p) = five_point(self.board, &self.cells, self.attacker) {
+            if let Some(p) = five_point(self.board, self.attacker) {
                 steps.push(ThreatStep {
                     attack: p,
                     kind: threats::ThreatKind::Five,
@@ -1154,7 +1134,7 @@ impl<'b, 'l> Searcher<'b, 'l> {
             let four = self.board.has_five_point(self.attacker);
             let mut points = SmallVec::<[Pos; 8]>::new();
             if !four {
-                threats::sure_win_points(self.board, &self.cells, self.attacker, &mut points);
+                threats::sure_win_points(self.board, self.attacker, &mut points);
                 budget = budget.saturating_sub(three_cost(was_block));
             }
             let replies = match self.replies_after(four, &points, best) {

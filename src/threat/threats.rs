@@ -131,39 +131,33 @@ pub fn is_legal(board: &mut Board, p: Pos, color: Color) -> bool {
     board.rule() != Rule::Renju || color == Color::White || !rules::is_forbidden(board, p)
 }
 
-/// Every board cell in row order, computed once per search.
-pub fn board_cells(board: &Board) -> Vec<Pos> {
-    board.positions().collect()
-}
-
 /// Whether `color` has a legal winning move anywhere; returns it.
-pub fn five_point(board: &Board, cells: &[Pos], color: Color) -> Option<Pos> {
+pub fn five_point(board: &Board, color: Color) -> Option<Pos> {
     if !board.has_five_point(color) {
         return None;
     }
-    cells.iter().copied().find(|&p| {
-        board.is_empty(p) && board.cell_patterns(p)[color.index()].contains(&Pattern::Five)
-    })
+    cells_making(board, color, Pattern::Five).first().copied()
 }
 
 /// The squares where a stone of `color`'s opponent could stop `color`'s five points:
 /// each five point, and under caro also the cells along its line (an opponent stone at a
 /// run end turns the five into a blocked one). Returns `None` when outside caro there are
 /// two or more distinct five points (no single stone stops them: the threat wins).
-pub fn five_stoppers(board: &Board, cells: &[Pos], color: Color) -> Option<SmallVec<[Pos; 8]>> {
-    five_stoppers_in(board, cells.iter().copied(), color)
+pub fn five_stoppers(board: &Board, color: Color) -> Option<SmallVec<[Pos; 8]>> {
+    five_stoppers_in(
+        board,
+        cells_making(board, color, Pattern::Five).into_iter(),
+        color,
+    )
 }
 
 /// The cells within reach (±4) of `p` on its four lines: where a stone on `p` can have
 /// made new five points.
-pub fn lines_around(board: &Board, p: Pos) -> SmallVec<[Pos; 32]> {
-    let mut out = SmallVec::new();
-    for dir in 0..4 {
-        for k in (-4..=4).filter(|&k| k != 0) {
-            out.push(board.offset(p, dir, k));
-        }
-    }
-    out
+pub fn lines_around(board: &Board, p: Pos) -> [Pos; 32] {
+    std::array::from_fn(|i| {
+        let (dir, k) = (i / 8, (i % 8) as isize - 4);
+        board.offset(p, dir, if k >= 0 { k + 1 } else { k })
+    })
 }
 
 /// [`five_stoppers`] over the given cells only (the caller knows every five point of
@@ -342,7 +336,6 @@ fn is_broken(board: &Board, gain: Pos, color: Color, dir: usize) -> bool {
 /// the search is deterministic).
 pub fn attacker_moves(
     board: &mut Board,
-    cells: &[Pos],
     color: Color,
     threes: bool,
     quiet: bool,
@@ -364,14 +357,8 @@ pub fn attacker_moves(
         && QUIET_THREATS
         && matches!(board.rule(), Rule::Freestyle | Rule::Standard);
     let mut anchors: SmallVec<[Pos; 16]> = SmallVec::new();
-    for &p in cells {
-        if !board.is_empty(p) {
-            continue;
-        }
-        let lines = &board.cell_patterns(p)[color.index()];
-        if !has_three_or_better(lines) {
-            continue; // most cells: nothing below is wanted of them
-        }
+    // Nothing below wants a cell without a three or better on some line.
+    board.for_cells_making(color, Pattern::Three, |p, lines| {
         let top = lines[0].max(lines[1]).max(lines[2]).max(lines[3]);
         if quiet && top >= Pattern::OpenThree {
             anchors.push(p);
@@ -388,12 +375,10 @@ pub fn attacker_moves(
                 && (top == Pattern::OpenThree
                     || (CROSSING_THREES && crossing())
                     || (closed && top == Pattern::Three)));
-        if !wanted {
-            continue;
+        if wanted {
+            out.push((MoveShape::of(board, p, color).score(), p));
         }
-        let shape = MoveShape::of(board, p, color);
-        out.push((shape.score(), p));
-    }
+    });
     if quiet && !anchors.is_empty() {
         quiet_threats(board, &anchors, color, out);
     }
@@ -401,16 +386,6 @@ pub fn attacker_moves(
     if board.rule() == Rule::Renju && color == Color::Black {
         out.retain(|&(_, p)| !rules::is_forbidden(board, p));
     }
-}
-
-/// Whether some line of a cell gives a three or better, the four classes tested at once
-/// as the bytes of a word: each class is below 128, so adding `128 - Three` to a byte
-/// sets its top bit exactly when the class is at least `Three` (and never carries).
-#[inline]
-fn has_three_or_better(lines: &[Pattern; 4]) -> bool {
-    const BIAS: u32 = u32::from_ne_bytes([128 - Pattern::Three as u8; 4]);
-    let word = u32::from_ne_bytes(lines.map(|l| l as u8));
-    (word + BIAS) & 0x8080_8080 != 0
 }
 
 /// Whether a move that makes neither a four nor an open three, but turns another cell
@@ -501,28 +476,28 @@ fn quiet_threats(board: &mut Board, anchors: &[Pos], color: Color, out: &mut Vec
 /// only if it does).
 pub const CROSSING_THREES: bool = true;
 
+/// The empty cells where `color` makes `least` or better on some line, row by row.
+pub fn cells_making(board: &Board, color: Color, least: Pattern) -> SmallVec<[Pos; 16]> {
+    let mut out = SmallVec::new();
+    board.for_cells_making(color, least, |p, _| out.push(p));
+    out
+}
+
 /// Every legal four of `color` (its counter-threats when defending).
-pub fn four_moves(board: &mut Board, cells: &[Pos], color: Color, out: &mut SmallVec<[Pos; 16]>) {
+pub fn four_moves(board: &mut Board, color: Color, out: &mut SmallVec<[Pos; 16]>) {
     if !has_four_points(board, color) {
         return;
     }
-    for &p in cells {
-        if board.is_empty(p)
-            && MoveShape::of(board, p, color).is_four()
-            && is_legal(board, p, color)
-        {
+    for p in cells_making(board, color, Pattern::Four) {
+        // A five point alone is not a four.
+        if MoveShape::of(board, p, color).is_four() && is_legal(board, p, color) {
             push_unique(out, p);
         }
     }
 }
 
 /// The cells where `color` now has a sure win point (see [`is_sure_win_point`]).
-pub fn sure_win_points(
-    board: &mut Board,
-    cells: &[Pos],
-    color: Color,
-    out: &mut SmallVec<[Pos; 8]>,
-) {
+pub fn sure_win_points(board: &mut Board, color: Color, out: &mut SmallVec<[Pos; 8]>) {
     out.clear();
     if !has_four_points(board, color) {
         return;
@@ -531,10 +506,8 @@ pub fn sure_win_points(
     // first are cheap to re-check and have the narrow reply window, so a reply search
     // that reads the points in order rejects most candidates early (see `replies`).
     let mut four_threes: SmallVec<[Pos; 8]> = SmallVec::new();
-    for &p in cells {
-        if !board.is_empty(p) {
-            continue;
-        }
+    // Both kinds of point make a four on some line.
+    for p in cells_making(board, color, Pattern::Four) {
         let shape = MoveShape::of(board, p, color);
         if shape.wins_next() {
             if is_sure_win_point(board, p, color) {
