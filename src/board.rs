@@ -25,6 +25,7 @@ use crate::pattern::{self, slot_shift, Cell, Pattern, PatternTable, HALF_LINE};
 use crate::types::{Color, Coord, Rule};
 use once_cell::sync::Lazy;
 use std::fmt;
+use std::ops::ControlFlow;
 
 /// Largest board side the protocol asks for.
 pub const MAX_SIZE: usize = 32;
@@ -510,20 +511,36 @@ impl Board {
     }
 
     /// Calls `f` on the empty cells, row by row, where `color` makes `least` or better on
-    /// some line, with their four classes for `color`. One tight pass over the grid: most
-    /// cells make nothing, and they cost a few instructions each here.
+    /// some line, with their four classes for `color`, until `f` breaks. One tight pass
+    /// over the grid: most cells make nothing, and they cost a few instructions each here.
     pub fn for_cells_making(
         &self,
         color: Color,
         least: Pattern,
-        mut f: impl FnMut(Pos, [Pattern; 4]),
+        mut f: impl FnMut(Pos, [Pattern; 4]) -> ControlFlow<()>,
     ) {
         for y in 0..self.height {
             let start = (y + HALF_LINE) * self.stride + HALF_LINE;
             for q in start..start + self.width {
                 let lines = self.patterns[slot(q)][color.index()];
-                if self.cells[slot(q)] == Cell::Empty && any_at_least(&lines, least) {
-                    f(Pos(q as u16), lines);
+                if self.cells[slot(q)] == Cell::Empty
+                    && any_at_least(&lines, least)
+                    && f(Pos(q as u16), lines).is_break()
+                {
+                    return;
+                }
+            }
+        }
+    }
+
+    /// Calls `f` on the empty cells, row by row, with a stone within two cells (see
+    /// [`Self::stones_nearby`]): the same tight pass as [`Self::for_cells_making`].
+    pub fn for_cells_near_stones(&self, mut f: impl FnMut(Pos)) {
+        for y in 0..self.height {
+            let start = (y + HALF_LINE) * self.stride + HALF_LINE;
+            for q in start..start + self.width {
+                if self.cells[slot(q)] == Cell::Empty && self.nearby[slot(q)] > 0 {
+                    f(Pos(q as u16));
                 }
             }
         }

@@ -9,6 +9,7 @@ use crate::board::{Board, Pos};
 use crate::pattern::Pattern;
 use crate::types::Color;
 use smallvec::SmallVec;
+use std::ops::ControlFlow;
 
 /// What one colour gets from playing a cell, all four lines considered together.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
@@ -118,19 +119,13 @@ pub fn candidates(board: &Board) -> MoveList {
     let us = board.side_to_move();
     let them = us.opponent();
     let mut list = MoveList::new();
-    for p in board.positions() {
-        if !board.is_empty(p) {
-            continue;
-        }
-        // Only cells within two of a stone: every cell that makes or stops a four, an
-        // open three or a broken three is that close, and far cells are rarely better.
-        if board.stones_nearby(p) == 0 {
-            continue;
-        }
+    // Only cells within two of a stone: every cell that makes or stops a four, an open
+    // three or a broken three is that close, and far cells are rarely better.
+    board.for_cells_near_stones(|p| {
         // Attacking is worth a little more than the same defence: we move first.
         let score = cell_score(board, p, us) * 6 / 5 + cell_score(board, p, them);
         list.push(ScoredMove { pos: p, score });
-    }
+    });
     list
 }
 
@@ -138,16 +133,12 @@ pub fn candidates(board: &Board) -> MoveList {
 pub fn four_moves(board: &Board, color: Color) -> MoveList {
     let them = color.opponent();
     let mut list = MoveList::new();
-    for p in board.positions() {
-        if board.is_empty(p)
-            && board.cell_patterns(p)[color.index()]
-                .iter()
-                .any(|&c| c.is_four() || c == Pattern::Five)
-        {
-            let score = cell_score(board, p, color) * 6 / 5 + cell_score(board, p, them);
-            list.push(ScoredMove { pos: p, score });
-        }
-    }
+    // Four, open four, double four and five: the classes from Four up.
+    board.for_cells_making(color, Pattern::Four, |p, _| {
+        let score = cell_score(board, p, color) * 6 / 5 + cell_score(board, p, them);
+        list.push(ScoredMove { pos: p, score });
+        ControlFlow::Continue(())
+    });
     sort_moves(&mut list);
     list
 }
@@ -178,24 +169,19 @@ pub fn five_points(board: &Board, color: Color) -> SmallVec<[Pos; 4]> {
     // The (cell, line) pairs with a five not yet found: the scan stops at the last five
     // point instead of reading the rest of the board (every forced node asks this).
     let mut left = board.pattern_count(color, Pattern::Five);
-    if left == 0 {
-        return out;
-    }
-    for p in board.positions() {
-        if !board.is_empty(p) {
-            continue;
-        }
-        let fives = board.cell_patterns(p)[color.index()]
-            .iter()
-            .filter(|&&class| class == Pattern::Five)
-            .count() as u32;
-        if fives > 0 {
+    if left > 0 {
+        board.for_cells_making(color, Pattern::Five, |p, lines| {
             out.push(p);
-            left -= fives;
+            left -= lines
+                .iter()
+                .filter(|&&class| class == Pattern::Five)
+                .count() as u32;
             if left == 0 {
-                break;
+                ControlFlow::Break(())
+            } else {
+                ControlFlow::Continue(())
             }
-        }
+        });
     }
     out
 }

@@ -19,6 +19,7 @@ use crate::pattern::Pattern;
 use crate::rules;
 use crate::types::{Color, Coord, Rule};
 use smallvec::SmallVec;
+use std::ops::ControlFlow;
 
 /// Allis's categories: how many moves the attacker is from a five.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -378,6 +379,7 @@ pub fn attacker_moves(
         if wanted {
             out.push((MoveShape::of(board, p, color).score(), p));
         }
+        ControlFlow::Continue(())
     });
     if quiet && !anchors.is_empty() {
         quiet_threats(board, &anchors, color, out);
@@ -479,7 +481,10 @@ pub const CROSSING_THREES: bool = true;
 /// The empty cells where `color` makes `least` or better on some line, row by row.
 pub fn cells_making(board: &Board, color: Color, least: Pattern) -> SmallVec<[Pos; 16]> {
     let mut out = SmallVec::new();
-    board.for_cells_making(color, least, |p, _| out.push(p));
+    board.for_cells_making(color, least, |p, _| {
+        out.push(p);
+        ControlFlow::Continue(())
+    });
     out
 }
 
