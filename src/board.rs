@@ -519,28 +519,35 @@ impl Board {
         least: Pattern,
         mut f: impl FnMut(Pos, [Pattern; 4]) -> ControlFlow<()>,
     ) {
-        for y in 0..self.height {
-            let start = (y + HALF_LINE) * self.stride + HALF_LINE;
-            for q in start..start + self.width {
-                let lines = self.patterns[slot(q)][color.index()];
-                if self.cells[slot(q)] == Cell::Empty
-                    && any_at_least(&lines, least)
-                    && f(Pos(q as u16), lines).is_break()
-                {
-                    return;
-                }
+        self.scan_rows(|q| {
+            let lines = self.patterns[q][color.index()];
+            if self.cells[q] == Cell::Empty && any_at_least(&lines, least) {
+                f(Pos(q as u16), lines)
+            } else {
+                ControlFlow::Continue(())
             }
-        }
+        });
     }
 
     /// Calls `f` on the empty cells, row by row, with a stone within two cells (see
     /// [`Self::stones_nearby`]): the same tight pass as [`Self::for_cells_making`].
     pub fn for_cells_near_stones(&self, mut f: impl FnMut(Pos)) {
+        self.scan_rows(|q| {
+            if self.cells[q] == Cell::Empty && self.nearby[q] > 0 {
+                f(Pos(q as u16));
+            }
+            ControlFlow::Continue(())
+        });
+    }
+
+    /// Calls `f` with the [`slot`] of every board cell, row by row, until it breaks.
+    #[inline(always)]
+    fn scan_rows(&self, mut f: impl FnMut(usize) -> ControlFlow<()>) {
         for y in 0..self.height {
             let start = (y + HALF_LINE) * self.stride + HALF_LINE;
             for q in start..start + self.width {
-                if self.cells[slot(q)] == Cell::Empty && self.nearby[slot(q)] > 0 {
-                    f(Pos(q as u16));
+                if f(slot(q)).is_break() {
+                    return;
                 }
             }
         }
@@ -708,6 +715,7 @@ impl Board {
         // right again now; the cells along its lines and the counters come back from the
         // record.
         let record = self.undo_records.take(self.history.len());
+        // (The `min` shows the compiler that `i` indexes the tables of LINE_CELLS.)
         for i in 0..self.line_cells.min(LINE_CELLS) {
             let q = slot((p.0 as isize + self.line_offsets[i]) as usize);
             self.codes[q][LINE_DIRS[i]] &= !(3 << LINE_SHIFTS[i]);
@@ -758,6 +766,7 @@ impl Board {
         let record = self.undo_records.slot(self.history.len() - 1);
         record.pattern_counts = self.pattern_counts;
         record.combo_counts = self.combo_counts;
+        // (The `min` shows the compiler that `i` indexes the tables of LINE_CELLS.)
         for i in 0..self.line_cells.min(LINE_CELLS) {
             let q = slot((p.0 as isize + self.line_offsets[i]) as usize);
             let (dir, shift) = (LINE_DIRS[i], LINE_SHIFTS[i]);
