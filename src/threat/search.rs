@@ -105,19 +105,10 @@ const ROOT_HINT: bool = true;
 /// whose other five point has a defender stone next to it (`X . O O O O .`: the right
 /// end stops both five points) and called the position lost.
 fn push_caro_blockers(board: &Board, p: Pos, attacker: Color, out: &mut Vec<ProofSquare>) {
-    if board.rule() != Rule::Caro {
-        return;
-    }
-    for dir in 0..4 {
-        if board.pattern(p, attacker, dir) < Pattern::Four {
-            continue;
-        }
-        for k in (-5..=5).filter(|&k| k != 0) {
-            let q = board.offset(p, dir, k);
-            if board.is_empty(q) {
-                out.push(ProofSquare::attacker(q));
-            }
-        }
+    if board.rule() == Rule::Caro {
+        threats::empty_cells_along(board, p, attacker, Pattern::Four, |q| {
+            out.push(ProofSquare::attacker(q))
+        });
     }
 }
 

@@ -137,7 +137,12 @@ pub fn five_point(board: &Board, color: Color) -> Option<Pos> {
     if !board.has_five_point(color) {
         return None;
     }
-    cells_making(board, color, Pattern::Five).first().copied()
+    let mut first = None;
+    board.for_cells_making(color, Pattern::Five, |p, _| {
+        first = Some(p);
+        ControlFlow::Break(())
+    });
+    first
 }
 
 /// The squares where a stone of `color`'s opponent could stop `color`'s five points:
@@ -155,6 +160,7 @@ pub fn five_stoppers(board: &Board, color: Color) -> Option<SmallVec<[Pos; 8]>> 
 /// The cells within reach (±4) of `p` on its four lines: where a stone on `p` can have
 /// made new five points.
 pub fn lines_around(board: &Board, p: Pos) -> [Pos; 32] {
+    // Eight cells a line: offsets -4..-1 and 1..4.
     std::array::from_fn(|i| {
         let (dir, k) = (i / 8, (i % 8) as isize - 4);
         board.offset(p, dir, if k >= 0 { k + 1 } else { k })
@@ -185,20 +191,33 @@ pub fn five_stoppers_in(
         }
         push_unique(&mut out, p);
         if caro {
-            for (dir, &l) in lines.iter().enumerate() {
-                if l != Pattern::Five {
-                    continue;
-                }
-                for k in (-5..=5).filter(|&k| k != 0) {
-                    let q = board.offset(p, dir, k);
-                    if board.is_empty(q) {
-                        push_unique(&mut out, q);
-                    }
-                }
-            }
+            empty_cells_along(board, p, color, Pattern::Five, |q| push_unique(&mut out, q));
         }
     }
     Some(out)
+}
+
+/// Calls `f` on the empty cells within five of `p` along each line where `color`
+/// playing `p` makes `least` or better: under caro, where a stone at a run end blocks a
+/// five (or spoils a straight four), the cells that can stop what `p` makes.
+pub fn empty_cells_along(
+    board: &Board,
+    p: Pos,
+    color: Color,
+    least: Pattern,
+    mut f: impl FnMut(Pos),
+) {
+    for dir in 0..4 {
+        if board.pattern(p, color, dir) < least {
+            continue;
+        }
+        for k in (-5..=5).filter(|&k| k != 0) {
+            let q = board.offset(p, dir, k);
+            if board.is_empty(q) {
+                f(q);
+            }
+        }
+    }
 }
 
 /// Whether the empty cell `p` is `color`'s only five point: every (cell, line) five the
