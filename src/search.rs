@@ -27,6 +27,8 @@ use crate::threat;
 use crate::time::{FailLow, IterationReport, Resolution, TimeManager};
 use crate::tt::{Bound, TranspositionTable};
 use crate::types::{Color, Coord, Rule};
+use smallvec::SmallVec;
+use std::ops::ControlFlow;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
@@ -1497,13 +1499,15 @@ fn has_decisive_four(board: &mut Board, color: Color) -> bool {
     if board.rule() != Rule::Renju || color != Color::Black {
         return true;
     }
-    let is_winning_four =
-        |b: &Board, p: Pos| b.is_empty(p) && movegen::threat_of(b, p, color) == Threat::WinningFour;
-    // Renju black: the cell must also not be forbidden (which needs the board mutably).
-    let cells: Vec<Pos> = board
-        .positions()
-        .filter(|&p| is_winning_four(board, p))
-        .collect();
+    // Renju black: the cell must also not be forbidden (which needs the board mutably,
+    // so the cells are gathered first). A winning four has a four on some line.
+    let mut cells: SmallVec<[Pos; 8]> = SmallVec::new();
+    board.for_cells_making(color, Pattern::Four, |p, _| {
+        if movegen::threat_of(board, p, color) == Threat::WinningFour {
+            cells.push(p);
+        }
+        ControlFlow::Continue(())
+    });
     cells.into_iter().any(|p| !rules::is_forbidden(board, p))
 }
 
