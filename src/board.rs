@@ -194,16 +194,6 @@ fn combo_kinds(double_threes: bool) -> Box<[u8; COMBO_SUMS]> {
 static COMBO_KINDS: Lazy<[Box<[u8; COMBO_SUMS]>; 2]> =
     Lazy::new(|| [combo_kinds(true), combo_kinds(false)]);
 
-/// Whether some of the four classes is `least` or better, tested at once as the bytes of
-/// a word: each class is below 128, so adding `128 - least` to a byte sets its top bit
-/// exactly when the class is at least `least` (and never carries into the next byte).
-#[inline(always)]
-fn any_at_least(lines: &[Pattern; 4], least: Pattern) -> bool {
-    let bias = u32::from_ne_bytes([128 - least as u8; 4]);
-    let word = u32::from_ne_bytes(lines.map(|l| l as u8));
-    (word + bias) & 0x8080_8080 != 0
-}
-
 /// Cells whose line code a move changes: `HALF_LINE` on each side along four lines.
 const LINE_CELLS: usize = 8 * HALF_LINE;
 /// Of those, the ones within `HALF_LINE - 1` of the move, which come first in the order
@@ -521,7 +511,7 @@ impl Board {
     ) {
         self.scan_rows(|q| {
             let lines = self.patterns[q][color.index()];
-            if self.cells[q] == Cell::Empty && any_at_least(&lines, least) {
+            if self.cells[q] == Cell::Empty && pattern::any_at_least(&lines, least) {
                 f(Pos(q as u16), lines)
             } else {
                 ControlFlow::Continue(())

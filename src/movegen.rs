@@ -6,7 +6,7 @@
 //! per-class weights.
 
 use crate::board::{Board, Pos};
-use crate::pattern::Pattern;
+use crate::pattern::{self, Pattern};
 use crate::types::Color;
 use smallvec::SmallVec;
 use std::ops::ControlFlow;
@@ -100,7 +100,13 @@ fn combo_bonus(threat: Threat) -> i32 {
 pub fn cell_score(board: &Board, p: Pos, color: Color) -> i32 {
     let lines = &board.cell_patterns(p)[color.index()];
     let sum: i32 = lines.iter().map(|&c| CLASS_WEIGHT[c as usize]).sum();
-    sum + combo_bonus(threat_of(board, p, color))
+    // Every combination has an open three or better on some line; most cells have none,
+    // and one word test spares them the classification.
+    if pattern::any_at_least(lines, Pattern::OpenThree) {
+        sum + combo_bonus(threat_of(board, p, color))
+    } else {
+        sum
+    }
 }
 
 /// A candidate move with its ordering score.

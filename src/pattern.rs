@@ -147,6 +147,16 @@ impl Pattern {
     }
 }
 
+/// Whether some of the four classes is `least` or better, tested at once as the bytes of
+/// a word: each class is below 128, so adding `128 - least` to a byte sets its top bit
+/// exactly when the class is at least `least` (and never carries into the next byte).
+#[inline(always)]
+pub fn any_at_least(lines: &[Pattern; 4], least: Pattern) -> bool {
+    let bias = u32::from_ne_bytes([128 - least as u8; 4]);
+    let word = u32::from_ne_bytes(lines.map(|l| l as u8));
+    (word + bias) & 0x8080_8080 != 0
+}
+
 /// Whether a run of `length` stones of `color`, ended by `before` and `after`, wins.
 /// Returns `Some(Five)` for a win, `Some(Overline)`/`Some(Dead)` for a run of five or
 /// more that does not win, `None` for a run shorter than five.
