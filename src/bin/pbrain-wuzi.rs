@@ -281,9 +281,10 @@ fn show_event(started: std::time::Instant, event: &wuzi::search::SearchEvent) {
     let ms = started.elapsed().as_millis();
     match event {
         SearchEvent::Iteration(r) => {
+            let pv: String = r.pv.iter().map(|c| c.to_pos_notation()).collect();
             eprintln!(
-                "  {ms:>5} ms depth {} value {} best {}",
-                r.depth, r.value, r.best
+                "  {ms:>5} ms depth {} value {} nodes {} best {} pv {pv}",
+                r.depth, r.value, r.nodes, r.best
             )
         }
         SearchEvent::Note(n) => eprintln!("  {ms:>5} ms {n}"),
