@@ -7,8 +7,9 @@
 //! forbidden, which needs the whole board and recursion. That lives here.
 
 use crate::board::{Board, Pos};
-use crate::pattern::Pattern;
+use crate::pattern::{self, Pattern};
 use crate::types::{Color, Coord, Rule};
+use smallvec::SmallVec;
 
 /// The judgement of a move before it is played.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -55,16 +56,19 @@ pub fn is_forbidden(board: &mut Board, p: Pos) -> bool {
         return false;
     }
     let lines = board.cell_patterns(p)[Color::Black.index()];
-    if lines.contains(&Pattern::Five) {
-        return false;
-    }
     if lines.contains(&Pattern::Overline) {
-        return true;
+        return !lines.contains(&Pattern::Five);
+    }
+    // Without an overline only two fours or two open threes can forbid a cell, so a cell
+    // with no line of an open three or better (most cells) is decided by one word test.
+    if !pattern::any_at_least(&lines, Pattern::OpenThree) || lines.contains(&Pattern::Five) {
+        return false;
     }
     if lines.iter().map(|l| l.four_count()).sum::<u32>() >= 2 {
         return true;
     }
-    let three_dirs: Vec<usize> = (0..4).filter(|&d| lines[d] == Pattern::OpenThree).collect();
+    let three_dirs: SmallVec<[usize; 4]> =
+        (0..4).filter(|&d| lines[d] == Pattern::OpenThree).collect();
     if three_dirs.len() < 2 {
         return false;
     }
