@@ -288,6 +288,7 @@ fn show_event(started: std::time::Instant, event: &wuzi::search::SearchEvent) {
             )
         }
         SearchEvent::Note(n) => eprintln!("  {ms:>5} ms {n}"),
+        SearchEvent::NewBest(c) => eprintln!("  {ms:>5} ms new best {c}"),
         _ => {}
     }
 }
