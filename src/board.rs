@@ -125,6 +125,9 @@ fn square_offsets(stride: isize) -> [isize; 24] {
     out
 }
 
+/// Added to a stone's own `nearby` byte: the top bit, above any count (24 at most).
+const OCCUPIED: u8 = 0x80;
+
 /// Key toggled by a null move (a fixed odd constant; any value unlike the cell keys).
 const PASS_KEY: u64 = 0x9d3f_71a2_c46b_e015;
 
@@ -354,7 +357,8 @@ pub struct Board {
     /// How many of those a move updates (see [`reach_of`]).
     line_cells: usize,
     /// For every cell, the stones within two cells in both directions (a 5×5 square):
-    /// the cells where moves are worth considering.
+    /// the cells where moves are worth considering. A stone's own cell also holds
+    /// `OCCUPIED`, so that a byte from 1 to 127 marks an empty cell near a stone.
     nearby: Grid<u8>,
     /// Index offsets of the 5×5 square around a cell (centre excluded).
     square: [isize; 24],
@@ -520,14 +524,33 @@ impl Board {
     }
 
     /// Calls `f` on the empty cells, row by row, with a stone within two cells (see
-    /// [`Self::stones_nearby`]): the same tight pass as [`Self::for_cells_making`].
+    /// [`Self::stones_nearby`]). Eight cells are tested at a time, as the bytes of a word
+    /// of `nearby`: a third of a middle-game board or more is far from every stone.
     pub fn for_cells_near_stones(&self, mut f: impl FnMut(Pos)) {
-        self.scan_rows(|q| {
-            if self.cells[q] == Cell::Empty && self.nearby[q] > 0 {
-                f(Pos(q as u16));
+        const LOW7: u64 = u64::from_ne_bytes([0x7f; 8]);
+        const HIGH: u64 = u64::from_ne_bytes([0x80; 8]);
+        for y in 0..self.height {
+            let start = (y + HALF_LINE) * self.stride + HALF_LINE;
+            for x in (0..self.width).step_by(8) {
+                let q = start + x;
+                // Rows are followed by wall cells, so a word never leaves the grid; the
+                // bytes past the row's end are masked off below.
+                let Some(bytes) = self.nearby[q..].first_chunk::<8>() else {
+                    return;
+                };
+                let word = u64::from_le_bytes(*bytes);
+                // Top bit of each byte: nonzero (a stone near), and not `OCCUPIED`.
+                let mut near = (((word & LOW7) + LOW7) | word) & !word & HIGH;
+                let in_row = self.width - x;
+                if in_row < 8 {
+                    near &= (1u64 << (8 * in_row)) - 1;
+                }
+                while near != 0 {
+                    f(Pos((q + near.trailing_zeros() as usize / 8) as u16));
+                    near &= near - 1;
+                }
             }
-            ControlFlow::Continue(())
-        });
+        }
     }
 
     /// Calls `f` with the [`slot`] of every board cell, row by row, until it breaks.
@@ -638,7 +661,7 @@ impl Board {
     /// Stones within two cells of `p` (in both directions).
     #[inline]
     pub fn stones_nearby(&self, p: Pos) -> u8 {
-        self.nearby[p.index()]
+        self.nearby[p.index()] & !OCCUPIED
     }
 
     /// True when `color` has a cell that makes five on some line.
@@ -678,6 +701,7 @@ impl Board {
         for &d in &self.square {
             self.nearby[slot((p.0 as isize + d) as usize)] += 1;
         }
+        self.nearby[p.index()] += OCCUPIED;
         self.update_lines(p, Cell::stone(color) as u32);
         // After `update_lines` saved the counters for undo: `p` no longer counts.
         self.count_patterns(p, -1);
@@ -701,6 +725,7 @@ impl Board {
         for &d in &self.square {
             self.nearby[slot((p.0 as isize + d) as usize)] -= 1;
         }
+        self.nearby[p.index()] -= OCCUPIED;
         // `p`'s own classes and sums were left as they were when it was empty, and are
         // right again now; the cells along its lines and the counters come back from the
         // record.
@@ -924,7 +949,8 @@ impl Board {
                     q != p && (d.x - c.x).abs() <= 2 && (d.y - c.y).abs() <= 2
                 })
                 .count();
-            if near != self.nearby[p.index()] as usize {
+            let occupied = if self.is_empty(p) { 0 } else { OCCUPIED };
+            if near + occupied as usize != self.nearby[p.index()] as usize {
                 return Err(format!("nearby stone count of {c} differs"));
             }
         }

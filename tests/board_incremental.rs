@@ -58,6 +58,29 @@ fn check_combinations(board: &Board, what: &str) {
     assert_eq!(counted, scanned_combinations(board), "{what}\n{board}");
 }
 
+/// The board's scan for candidate cells lists, row by row, exactly the empty cells with
+/// a stone within two cells in both directions, found here from the stones' coordinates.
+fn check_near_cells(board: &Board, what: &str) {
+    let stones: Vec<_> = board
+        .positions()
+        .filter(|&p| !board.is_empty(p))
+        .map(|p| board.coord(p))
+        .collect();
+    let expected: Vec<Pos> = board
+        .positions()
+        .filter(|&p| {
+            let c = board.coord(p);
+            board.is_empty(p)
+                && stones
+                    .iter()
+                    .any(|s| (s.x - c.x).abs() <= 2 && (s.y - c.y).abs() <= 2)
+        })
+        .collect();
+    let mut scanned = Vec::new();
+    board.for_cells_near_stones(|p| scanned.push(p));
+    assert_eq!(scanned, expected, "{what}\n{board}");
+}
+
 fn random_walk(width: usize, height: usize, rule: Rule, seed: u64, steps: usize) {
     let mut board = Board::new(width, height, rule).unwrap();
     let empty_hash = board.hash();
@@ -74,6 +97,10 @@ fn random_walk(width: usize, height: usize, rule: Rule, seed: u64, steps: usize)
             if let Err(e) = board.verify_incremental_state() {
                 panic!("{rule} {width}x{height} seed {seed} step {step}: {e}\n{board}");
             }
+            check_near_cells(
+                &board,
+                &format!("{rule} {width}x{height} seed {seed} step {step}"),
+            );
         }
         check_combinations(
             &board,
