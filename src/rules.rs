@@ -9,7 +9,6 @@
 use crate::board::{Board, Pos};
 use crate::pattern::{self, Pattern};
 use crate::types::{Color, Coord, Rule};
-use smallvec::SmallVec;
 
 /// The judgement of a move before it is played.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -59,23 +58,22 @@ pub fn is_forbidden(board: &mut Board, p: Pos) -> bool {
     if lines.contains(&Pattern::Overline) {
         return !lines.contains(&Pattern::Five);
     }
-    // Without an overline only two fours or two open threes can forbid a cell, so a cell
-    // with no line of an open three or better (most cells) is decided by one word test.
+    // Without an overline only two fours or two open threes can forbid a cell: a cell
+    // with no line of an open three or better is decided by one word test, and one with
+    // a single open three and at most one four by counting.
     if !pattern::any_at_least(&lines, Pattern::OpenThree) || lines.contains(&Pattern::Five) {
         return false;
     }
     if lines.iter().map(|l| l.four_count()).sum::<u32>() >= 2 {
         return true;
     }
-    let three_dirs: SmallVec<[usize; 4]> =
-        (0..4).filter(|&d| lines[d] == Pattern::OpenThree).collect();
-    if three_dirs.len() < 2 {
+    let three_dirs = || (0..4).filter(|&d| lines[d] == Pattern::OpenThree);
+    if three_dirs().count() < 2 {
         return false;
     }
     board.place(p, Color::Black);
-    let real_threes = three_dirs
-        .iter()
-        .filter(|&&d| is_real_three(board, p, d))
+    let real_threes = three_dirs()
+        .filter(|&d| is_real_three(board, p, d))
         .take(2)
         .count();
     board.undo();
