@@ -399,7 +399,10 @@ struct Child {
 
 #[derive(Clone)]
 struct Node {
-    board: Board,
+    /// The position's stones in the order they were played, from which its board is
+    /// rebuilt when needed ([`Builder::board`]): a board takes some 60 KiB, and the
+    /// builder keeps a node for every position it meets.
+    moves: Vec<Coord>,
     key: Key,
     /// Symmetry from this board's orientation to the key's.
     sym: u8,
@@ -483,14 +486,25 @@ impl Builder<'_> {
         }
         let n = self.nodes.len();
         self.by_key.insert(key.clone(), n);
+        let moves = board.history().iter().map(|&p| board.coord(p)).collect();
         self.nodes.push(Node {
-            board,
+            moves,
             key,
             sym,
             children: Vec::new(),
             expanded: false,
         });
         n
+    }
+
+    /// Node `n`'s board, replayed from its moves (which were played on a board before,
+    /// so the replay only fails if the node is corrupt).
+    fn board(&self, n: usize) -> Option<Board> {
+        let mut board = Board::new(self.options.size, self.options.size, self.options.rule).ok()?;
+        for &c in &self.nodes[n].moves {
+            board.play(c).ok()?;
+        }
+        Some(board)
     }
 
     /// The fixed-depth value and best move for the side to move, from an empty table so
@@ -509,7 +523,9 @@ impl Builder<'_> {
     /// one per distinct resulting position.
     fn expand(&mut self, n: usize) {
         self.nodes[n].expanded = true;
-        let board = self.nodes[n].board.clone();
+        let Some(board) = self.board(n) else {
+            return;
+        };
         if is_forced(&board, None) {
             return; // decided positions are left to the search
         }
@@ -616,7 +632,7 @@ impl Builder<'_> {
         }
         let (_, parent, i) = best?;
         let mv = self.nodes[parent].children[i].mv;
-        let mut board = self.nodes[parent].board.clone();
+        let mut board = self.board(parent)?;
         board.play(mv).ok()?;
         let m = self.node_for(board);
         self.nodes[parent].children[i].node = Some(m);
