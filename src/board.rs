@@ -530,7 +530,7 @@ impl Board {
         const LOW7: u64 = u64::from_ne_bytes([0x7f; 8]);
         const HIGH: u64 = u64::from_ne_bytes([0x80; 8]);
         for y in 0..self.height {
-            let start = (y + HALF_LINE) * self.stride + HALF_LINE;
+            let start = self.pos_unchecked(0, y as i32).index();
             for x in (0..self.width).step_by(8) {
                 let q = start + x;
                 // Rows are followed by wall cells, so a word never leaves the grid; the
@@ -557,7 +557,7 @@ impl Board {
     #[inline(always)]
     fn scan_rows(&self, mut f: impl FnMut(usize) -> ControlFlow<()>) {
         for y in 0..self.height {
-            let start = (y + HALF_LINE) * self.stride + HALF_LINE;
+            let start = self.pos_unchecked(0, y as i32).index();
             for q in start..start + self.width {
                 if f(slot(q)).is_break() {
                     return;
