@@ -6,7 +6,10 @@ use std::process::ExitCode;
 const USAGE: &str = "\
 usage: pbrain-wuzi                      play the Piskvork/Gomocup protocol on stdin/stdout
        pbrain-wuzi bench [DEPTH]        fixed-depth benchmark (nodes, speed, signature)
-       pbrain-wuzi puzzles FILE [MS]    play each test position at MS per move (default 1000)
+       pbrain-wuzi puzzles FILE [MS]    play each test position at MS per move (default 1000);
+                                        with WUZI_PUZZLE_TRACE set, each search's iterations
+                                        (depth, value, nodes, line), new best moves and notes
+                                        go to stderr
        pbrain-wuzi solve --rule R --size N POS
                                         threat-space search: win, defend, lost or none
        pbrain-wuzi openings --rule R --size N [--count K] [--seed S] [--depth D] [--window W]
@@ -82,7 +85,8 @@ fn run_puzzles(args: &[String]) -> u8 {
             return 2;
         }
     };
-    // WUZI_PUZZLE_TRACE set: each position's iterations and notes go to stderr.
+    // WUZI_PUZZLE_TRACE set: each position's iterations, new best moves and notes go to
+    // stderr (see `show_event`).
     let trace = std::env::var_os("WUZI_PUZZLE_TRACE").is_some();
     let mut solved = 0;
     for p in &puzzles {
