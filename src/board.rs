@@ -658,6 +658,13 @@ impl Board {
         counts[combo::FOUR_FOUR] + counts[combo::BIG_FOUR]
     }
 
+    /// Of the winning-four cells, those with an open four or a double four on one line
+    /// (the others make fours on two lines).
+    #[inline]
+    pub fn big_four_cells(&self, color: Color) -> u32 {
+        self.combo_counts[color.index()][combo::BIG_FOUR]
+    }
+
     /// Stones within two cells of `p` (in both directions).
     #[inline]
     pub fn stones_nearby(&self, p: Pos) -> u8 {

@@ -123,6 +123,34 @@ pub fn is_legal_for(board: &mut Board, p: Pos, color: Color) -> bool {
 mod tests {
     use super::*;
 
+    /// The search's renju shortcut (`has_decisive_four`) relies on it: a cell where black
+    /// makes a winning four without an open four on any line has fours on two lines (or
+    /// two on one), a double four, so black may not play it.
+    #[test]
+    fn black_winning_fours_without_an_open_four_are_forbidden() {
+        use crate::movegen::{threat_of, Threat};
+        use crate::threat::corpus::{random_position, Rng};
+        let mut rng = Rng::new(99);
+        let mut seen = 0;
+        for i in 0..3000 {
+            let Some(mut b) = random_position(Rule::Renju, 15, 10 + i % 60, &mut rng) else {
+                continue;
+            };
+            let cells: Vec<Pos> = b.positions().filter(|&p| b.is_empty(p)).collect();
+            for p in cells {
+                let lines = b.cell_patterns(p)[Color::Black.index()];
+                if threat_of(&b, p, Color::Black) == Threat::WinningFour
+                    && !lines.contains(&Pattern::OpenFour)
+                {
+                    seen += 1;
+                    assert!(is_forbidden(&mut b, p), "{}", b.coord(p));
+                }
+            }
+        }
+        // The positions must have met such cells, or the test proves nothing.
+        assert!(seen > 20, "only {seen} cells");
+    }
+
     fn board_with(rule: Rule, black: &[(i32, i32)], white: &[(i32, i32)]) -> Board {
         let mut b = Board::new(15, 15, rule).unwrap();
         for &(x, y) in black {

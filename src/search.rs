@@ -1500,9 +1500,13 @@ fn has_decisive_four(board: &mut Board, color: Color) -> bool {
         return true;
     }
     // Renju black: the cell must also not be forbidden (which needs the board mutably,
-    // so the cells are gathered first). A winning four has a four on some line.
+    // so the cells are gathered first). Fours on two lines, or two on one, are a
+    // forbidden double four: only an open four can be a winning four black may play.
+    if board.big_four_cells(color) == 0 {
+        return false;
+    }
     let mut cells: SmallVec<[Pos; 8]> = SmallVec::new();
-    board.for_cells_making(color, Pattern::Four, |p, _| {
+    board.for_cells_making(color, Pattern::OpenFour, |p, _| {
         if movegen::threat_of(board, p, color) == Threat::WinningFour {
             cells.push(p);
         }
