@@ -525,7 +525,7 @@ impl Board {
 
     /// Calls `f` on the empty cells, row by row, with a stone within two cells (see
     /// [`Self::stones_nearby`]). Eight cells are tested at a time, as the bytes of a word
-    /// of `nearby`: a third of a middle-game board or more is far from every stone.
+    /// of `nearby`: a run of far or occupied cells costs one test.
     pub fn for_cells_near_stones(&self, mut f: impl FnMut(Pos)) {
         const LOW7: u64 = u64::from_ne_bytes([0x7f; 8]);
         const HIGH: u64 = u64::from_ne_bytes([0x80; 8]);
