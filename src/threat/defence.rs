@@ -3,8 +3,11 @@
 //!
 //! A move can only defend if it disturbs the opponent's proof: it occupies a square the
 //! proof tree uses (an attacker move, a reply, a straight-four point, the final five), or
-//! it is one of our own fours (a counter-threat the proof did not have to face). So the
-//! candidates are those squares; each is tried and the opponent's win searched again.
+//! it makes a counter-threat the proof did not have to face: a four of ours, or a three
+//! (open or closed). A three defends because the opponent's threes stop forcing once we
+//! can answer them with a four, and because its stones can turn one of the forced blocks
+//! into a four of ours. So the candidates are those squares and the cells where we make
+//! a three or better; each is tried and the opponent's win searched again.
 //! When a candidate fails, the new proof (found with that candidate on the board) is
 //! also a proof without it, so later candidates must disturb it too: the candidate set is
 //! intersected with its squares, and shrinks until every survivor has been tried. That
@@ -14,6 +17,7 @@ use super::search::Searcher;
 use super::threats::{self, five_point, MoveShape};
 use super::Limits;
 use crate::board::{Board, Pos};
+use crate::pattern::Pattern;
 use crate::types::{Color, Rule};
 
 /// Squares of a proof tree kept at most (bounds the work on huge VCT trees).
@@ -77,9 +81,8 @@ fn defences_at_depth(
     let opponent = side.opponent();
     let squares = opponent_proof(board, opponent, limits, nodes)?;
     let mut candidates = squares;
-    let mut fours = smallvec::SmallVec::new();
-    threats::four_moves(board, side, &mut fours);
-    candidates.extend(fours.iter().copied());
+    let counters = threats::cells_making(board, side, Pattern::Three);
+    candidates.extend(counters.iter().copied());
     candidates.sort();
     candidates.dedup();
     candidates.retain(|&p| board.is_empty(p));
@@ -112,11 +115,11 @@ fn defences_at_depth(
             None if holds => good.push(c),
             None => {}
             Some(proof) if proof_holds_without_the_candidate(board.rule()) => {
-                // Later candidates must disturb this proof as well (or be our fours).
+                // Later candidates must disturb this proof as well (or be our threats).
                 let tail: Vec<Pos> = candidates[i..]
                     .iter()
                     .copied()
-                    .filter(|p| proof.binary_search(p).is_ok() || fours.contains(p))
+                    .filter(|p| proof.binary_search(p).is_ok() || counters.contains(p))
                     .collect();
                 candidates.truncate(i);
                 candidates.extend(tail);

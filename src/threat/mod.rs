@@ -225,6 +225,35 @@ mod tests {
     }
 
     #[test]
+    fn a_counter_three_is_a_defence_against_a_win_by_threes() {
+        // White (5,7),(6,7) and (7,5),(7,6): (7,7) makes two open threes at once, and white
+        // has no four to play. Black's two on row 2 is far from all of it.
+        let mut b = board(
+            Rule::Freestyle,
+            &[(10, 2), (11, 2), (0, 14), (14, 14)],
+            &[(5, 7), (6, 7), (7, 5), (7, 6)],
+        );
+        assert!(find_win(&mut b, Color::White, &Limits::vct()).is_some());
+        let before = b.hash();
+        let d = defences(&mut b, Color::Black, &Limits::vct()).expect("white wins by threes");
+        assert_eq!(b.hash(), before);
+        // Taking the double-three point defends. So does any black open or broken three on
+        // row 2, far from white's threat: after it, each three white makes is answered by a
+        // black straight four, so white must spend its move on a block (a win by threes
+        // needs the defender to have no four to answer with).
+        let at = |x, y| b.pos(Coord::new(x, y)).unwrap();
+        assert!(d.contains(&at(7, 7)), "{d:?}");
+        for x in [8, 9, 12, 13] {
+            assert!(
+                d.contains(&at(x, 2)),
+                "black three at ({x},2) missing from {d:?}"
+            );
+        }
+        // A move that neither blocks nor threatens does not defend.
+        assert!(!d.contains(&at(2, 12)), "{d:?}");
+    }
+
+    #[test]
     fn node_limit_and_stop_flag_end_the_search() {
         let mut b = board(
             Rule::Freestyle,
