@@ -205,6 +205,10 @@ impl Engine {
         let board = Board::new(width, height, self.settings.rule)?;
         self.board = Some(board);
         self.search.new_game();
+        // The table is made now if it is missing: START is off the move's clock.
+        self.search
+            .set_tt_bytes(tt_bytes(&self.settings, &self.config));
+        self.search.prepare_table();
         Ok(())
     }
 

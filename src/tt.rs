@@ -2,8 +2,10 @@
 //! search threads.
 //!
 //! Storage is allocated as a `Vec<[u64; 2]>` of zeros so the allocation is a `calloc`:
-//! the operating system hands out zero pages lazily, so even a large table costs nothing
-//! until it is touched and never delays the first move.
+//! the operating system hands out zero pages lazily, so a table costs nothing until it
+//! is touched. The engine maps a new table's pages at once (`map_pages`), off the move's
+//! clock when it can: a search touches nearly every page anyway, and faulting them in
+//! one at a time during it costs more.
 //!
 //! Threads read and write slots without locks. A slot holds `key ^ data` and `data`, so a
 //! slot torn by two writers racing (one word from each) fails the key check and reads as
@@ -64,6 +66,19 @@ impl TranspositionTable {
             slots: zeroed_slots(slots),
             mask: slots - 1,
             generation: AtomicU8::new(0),
+        }
+    }
+
+    /// Writes a zero into every page of a table fresh from [`TranspositionTable::new`],
+    /// so that the operating system maps all of it now rather than page by page during
+    /// a search.
+    pub fn map_pages(&mut self) {
+        const SLOTS_PER_PAGE: usize = 4096 / SLOT_BYTES;
+        for slot in self.slots.iter_mut().step_by(SLOTS_PER_PAGE) {
+            // SAFETY: the pointer comes from an exclusive borrow of a live, aligned
+            // `AtomicU64`. The write is volatile because a plain store of zero into
+            // memory the compiler knows to be zeroed may be dropped.
+            unsafe { std::ptr::write_volatile(slot[0].as_ptr(), 0) };
         }
     }
 
@@ -188,6 +203,19 @@ mod tests {
         tt.new_search();
         tt.store(5 + slots, Pos(2), 20, 3, Bound::Exact); // older entries give way
         assert_eq!(tt.probe(5 + slots).unwrap().best, Pos(2));
+    }
+
+    #[test]
+    fn a_table_with_its_pages_mapped_is_still_empty() {
+        let mut tt = TranspositionTable::new(1 << 20);
+        tt.map_pages();
+        assert!(tt
+            .slots
+            .iter()
+            .all(|s| s[0].load(Ordering::Relaxed) == 0 && s[1].load(Ordering::Relaxed) == 0));
+        assert!((0..1000u64).all(|k| tt.probe(k * 0x9e37_79b9_7f4a_7c15).is_none()));
+        tt.store(42, Pos(7), 3, 2, Bound::Exact);
+        assert_eq!(tt.probe(42).map(|e| e.best), Some(Pos(7)));
     }
 
     #[test]
