@@ -213,7 +213,7 @@ mod tests {
             .slots
             .iter()
             .all(|s| s[0].load(Ordering::Relaxed) == 0 && s[1].load(Ordering::Relaxed) == 0));
-        assert!((0..1000u64).all(|k| tt.probe(k * 0x9e37_79b9_7f4a_7c15).is_none()));
+        assert!((0..1000u64).all(|k| tt.probe(k.wrapping_mul(0x9e37_79b9_7f4a_7c15)).is_none()));
         tt.store(42, Pos(7), 3, 2, Bound::Exact);
         assert_eq!(tt.probe(42).map(|e| e.best), Some(Pos(7)));
     }
