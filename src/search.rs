@@ -300,7 +300,8 @@ fn table_in(
 }
 
 /// Whether a table of `bytes` made now may map its pages at once (see `table_in`):
-/// always off the clock, within a move only when that is cheap beside its optimum.
+/// always when no clock runs (bench, fixed-node searches), and within a timed move only
+/// when that is cheap beside the move's optimum.
 fn may_map_now(bytes: usize, time: Option<&TimeManager>) -> bool {
     let cost_ms = (bytes as u64 >> 20) * MAP_MS_PER_MIB;
     time.is_none_or(|tm| cost_ms * MAP_SHARE_OF_OPTIMUM <= tm.budget().optimum_ms)
