@@ -13,10 +13,11 @@
 //!   --tie NAME,...        split model: these classes keep one weight for both sides
 //!                         (e.g. `one,two`: the many pairs on open space then add
 //!                         nothing that flips sign with the side to move)
+//!   --rule NAME           the games' rule: freestyle, standard, renju, caro [freestyle]
 //! ```
 //!
 //! It reads the SGF records the match runner writes (folders are searched recursively),
-//! keeps freestyle 15x15 games decided by a five or drawn, drops repeated games (same
+//! keeps the 15x15 games of one rule decided by a five or drawn, drops repeated games (same
 //! moves), replays each and samples every quiet position from ply `--skip` on: neither
 //! side can make five, so the side to move neither wins at once nor must answer a four.
 //! Each position yields the counts the evaluation reads (src/eval.rs) for the side to
@@ -36,7 +37,7 @@ use std::fs;
 use std::path::{Path, PathBuf};
 
 use wuzi::board::Board;
-use wuzi::eval::{self, can_four, EvalWeights};
+use wuzi::eval::{self, can_four, Weights};
 use wuzi::pattern::Pattern;
 use wuzi::types::{Color, Coord, Rule};
 
@@ -85,13 +86,13 @@ struct Game {
 
 /// Parses one SGF record of the match runner; None for other rules, sizes or endings
 /// (forfeits and time losses say nothing about the position).
-fn parse_sgf(text: &str) -> Option<Game> {
+fn parse_sgf(text: &str, rule: Rule) -> Option<Game> {
     let prop = |name: &str| -> Option<&str> {
         let start = text.find(&format!("{name}["))? + name.len() + 1;
         let len = text[start..].find(']')?;
         Some(&text[start..start + len])
     };
-    if prop("RU")? != "freestyle" || prop("SZ")? != "15" {
+    if prop("RU")? != rule.name() || prop("SZ")? != "15" {
         return None;
     }
     let black_score = match prop("RE")? {
@@ -145,8 +146,8 @@ fn side_counts(board: &Board, color: Color) -> [f64; PER_SIDE] {
 }
 
 /// The quiet positions of one game, or None if its moves do not replay.
-fn samples(game: &Game, skip: usize) -> Option<Vec<Sample>> {
-    let mut board = Board::new(15, 15, Rule::Freestyle).ok()?;
+fn samples(game: &Game, rule: Rule, skip: usize) -> Option<Vec<Sample>> {
+    let mut board = Board::new(15, 15, rule).ok()?;
     let mut out = Vec::new();
     for (ply, &mv) in game.moves.iter().enumerate() {
         if ply >= skip {
@@ -176,7 +177,7 @@ fn samples(game: &Game, skip: usize) -> Option<Vec<Sample>> {
                     result,
                 };
                 // The features must reproduce the engine's evaluation exactly.
-                let d = EvalWeights::default();
+                let d = Weights::default_for(rule);
                 let engine = d.evaluate(&board) as f64;
                 let mine = Model::from_engine(&d).value(&s);
                 assert!(
@@ -209,7 +210,7 @@ struct Model {
 impl Model {
     /// The engine's weights: the tempo model when the side to move's weights equal the
     /// opponent's, else the split model with the tempo factor folded in.
-    fn from_engine(w: &EvalWeights) -> Model {
+    fn from_engine(w: &Weights) -> Model {
         let side = |class: &[i32; Pattern::COUNT], four_three: i32, double_three: i32| {
             let mut c = [0.0; PER_SIDE];
             for (i, &p) in CLASSES.iter().enumerate() {
@@ -414,6 +415,7 @@ fn main() {
     let (mut split, mut skip, mut holdout, mut iters) = (true, 8usize, 5u64, 3000usize);
     let mut inputs = Vec::new();
     let mut tie: Vec<String> = Vec::new();
+    let mut rule = Rule::Freestyle;
     while let Some(a) = args.next() {
         let mut number = |name: &str| -> u64 {
             match args.next().and_then(|v| v.parse().ok()) {
@@ -436,6 +438,13 @@ fn main() {
             "--skip" => skip = number("--skip") as usize,
             "--holdout" => holdout = number("--holdout").max(1),
             "--iters" => iters = number("--iters") as usize,
+            "--rule" => match args.next().as_deref().and_then(Rule::parse) {
+                Some(r) => rule = r,
+                None => {
+                    eprintln!("--rule freestyle|standard|renju|caro");
+                    std::process::exit(2);
+                }
+            },
             "--tie" => {
                 tie = args
                     .next()
@@ -456,7 +465,11 @@ fn main() {
     let (mut games_train, mut games_test) = (0, 0);
     let mut openings: HashMap<Vec<Coord>, u64> = HashMap::new();
     for f in &files {
-        let Some(game) = fs::read_to_string(f).ok().as_deref().and_then(parse_sgf) else {
+        let Some(game) = fs::read_to_string(f)
+            .ok()
+            .as_deref()
+            .and_then(|t| parse_sgf(t, rule))
+        else {
             continue;
         };
         if game.moves.len() < 3 || !seen.insert(game.moves.clone()) {
@@ -465,7 +478,7 @@ fn main() {
         // Hold out whole openings: games from one opening are alike.
         let next = openings.len() as u64;
         let opening = *openings.entry(game.moves[..3].to_vec()).or_insert(next);
-        let Some(s) = samples(&game, skip) else {
+        let Some(s) = samples(&game, rule, skip) else {
             continue;
         };
         if opening.is_multiple_of(holdout) {
@@ -504,7 +517,7 @@ fn main() {
             mean(&|s| s.them[i])
         );
     }
-    let engine = Model::from_engine(&EvalWeights::default());
+    let engine = Model::from_engine(&Weights::default_for(rule));
     let k = fit_k(&engine, &train);
     println!("K = {k:.6} (per evaluation unit)");
     println!(

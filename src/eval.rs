@@ -14,7 +14,7 @@
 
 use crate::board::Board;
 use crate::pattern::Pattern;
-use crate::types::Color;
+use crate::types::{Color, Rule};
 
 /// Values are centi-stones from the side to move's point of view; wins are near `WIN`.
 pub type Value = i32;
@@ -25,9 +25,52 @@ pub const WIN: Value = 30_000;
 pub const WIN_THRESHOLD: Value = WIN - 1_000;
 pub const INFINITE: Value = WIN + 1;
 
-/// The evaluation's weights (config section `[eval]`; defaults below).
+/// The evaluation's weights under every rule: renju has its own set (config section
+/// `[eval.renju]`), the other rules share one (`[eval]`). Renju's forbidden points change
+/// what the patterns are worth: black cannot use a double three or an overline, and
+/// white wins by the points black may not block, so the same counts mean other odds.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct EvalWeights {
+    /// Freestyle, standard and caro.
+    pub general: Weights,
+    pub renju: Weights,
+}
+
+impl Default for EvalWeights {
+    fn default() -> Self {
+        EvalWeights {
+            general: Weights::default(),
+            renju: Weights::renju(),
+        }
+    }
+}
+
+impl EvalWeights {
+    pub fn from_config(config: &crate::config::Config) -> EvalWeights {
+        EvalWeights {
+            general: Weights::from_section(config, "eval", Weights::default()),
+            renju: Weights::from_section(config, "eval.renju", Weights::renju()),
+        }
+    }
+
+    /// The weights used under `rule`.
+    pub fn for_rule(&self, rule: Rule) -> &Weights {
+        match rule {
+            Rule::Renju => &self.renju,
+            Rule::Freestyle | Rule::Standard | Rule::Caro => &self.general,
+        }
+    }
+
+    /// The static value of the position for the side to move, by its rule's weights.
+    #[inline]
+    pub fn evaluate(&self, board: &Board) -> Value {
+        self.for_rule(board.rule()).evaluate(board)
+    }
+}
+
+/// The weights of one evaluation section (see [`EvalWeights`]; defaults below).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Weights {
     /// Value of one (empty cell, line) pair of each pattern class for the opponent of
     /// the side to move, by class (index = `Pattern as usize`).
     pub class: [Value; Pattern::COUNT],
@@ -54,31 +97,31 @@ pub struct EvalWeights {
     pub must_defend: Value,
 }
 
-/// Config keys of the class weights, in class order.
+/// Config keys of the class weights within an evaluation section, in class order.
 const CLASS_KEYS: [&str; Pattern::COUNT] = [
-    "eval.dead",
-    "eval.overline",
-    "eval.one",
-    "eval.two",
-    "eval.open_two",
-    "eval.three",
-    "eval.open_three",
-    "eval.four",
-    "eval.open_four",
-    "eval.double_four",
-    "eval.five",
+    "dead",
+    "overline",
+    "one",
+    "two",
+    "open_two",
+    "three",
+    "open_three",
+    "four",
+    "open_four",
+    "double_four",
+    "five",
 ];
 
-/// The config key of a class's weight within the `[eval]` section, e.g. "open_two".
+/// The config key of a class's weight within an evaluation section, e.g. "open_two".
 pub fn class_key(class: Pattern) -> &'static str {
-    let key = CLASS_KEYS[class as usize];
-    key.strip_prefix("eval.").unwrap_or(key)
+    CLASS_KEYS[class as usize]
 }
 
-impl Default for EvalWeights {
+/// The `[eval]` weights: freestyle, standard and caro.
+impl Default for Weights {
     fn default() -> Self {
         let class = [0, 0, 0, 0, 2, 9, 28, 59, 348, 348, 250];
-        EvalWeights {
+        Weights {
             class,
             class_to_move: class,
             tempo_per_mille: 1_660,
@@ -92,27 +135,37 @@ impl Default for EvalWeights {
     }
 }
 
-impl EvalWeights {
-    pub fn from_config(config: &crate::config::Config) -> EvalWeights {
-        let d = EvalWeights::default();
+impl Weights {
+    /// The `[eval.renju]` weights.
+    pub fn renju() -> Weights {
+        Weights::default()
+    }
+
+    /// The weights of `rule` before any configuration.
+    pub fn default_for(rule: Rule) -> Weights {
+        *EvalWeights::default().for_rule(rule)
+    }
+
+    /// The weights of config section `section` (e.g. "eval"), `defaults` where a key is
+    /// missing or bad.
+    fn from_section(config: &crate::config::Config, section: &str, defaults: Weights) -> Weights {
+        let d = defaults;
         let mut w = d;
+        let get = |key: &str, range, default| {
+            config.get_i32_in(&format!("{section}.{key}"), range, default)
+        };
         for (i, key) in CLASS_KEYS.iter().enumerate() {
-            w.class[i] = config.get_i32_in(key, 0..=10_000, d.class[i]);
-            let to_move_key = key.replacen("eval.", "eval.to_move_", 1);
-            w.class_to_move[i] = config.get_i32_in(&to_move_key, 0..=10_000, d.class_to_move[i]);
+            w.class[i] = get(key, 0..=10_000, d.class[i]);
+            let to_move_key = format!("to_move_{key}");
+            w.class_to_move[i] = get(&to_move_key, 0..=10_000, d.class_to_move[i]);
         }
-        w.tempo_per_mille = config.get_i32_in("eval.tempo_per_mille", 0..=5_000, d.tempo_per_mille);
-        w.four_three = config.get_i32_in("eval.four_three", 0..=10_000, d.four_three);
-        w.double_three = config.get_i32_in("eval.double_three", 0..=10_000, d.double_three);
-        w.four_three_to_move =
-            config.get_i32_in("eval.to_move_four_three", 0..=10_000, d.four_three_to_move);
-        w.double_three_to_move = config.get_i32_in(
-            "eval.to_move_double_three",
-            0..=10_000,
-            d.double_three_to_move,
-        );
-        w.combo_to_move = config.get_i32_in("eval.combo_to_move", 0..=10_000, d.combo_to_move);
-        w.must_defend = config.get_i32_in("eval.must_defend", 0..=10_000, d.must_defend);
+        w.tempo_per_mille = get("tempo_per_mille", 0..=5_000, d.tempo_per_mille);
+        w.four_three = get("four_three", 0..=10_000, d.four_three);
+        w.double_three = get("double_three", 0..=10_000, d.double_three);
+        w.four_three_to_move = get("to_move_four_three", 0..=10_000, d.four_three_to_move);
+        w.double_three_to_move = get("to_move_double_three", 0..=10_000, d.double_three_to_move);
+        w.combo_to_move = get("combo_to_move", 0..=10_000, d.combo_to_move);
+        w.must_defend = get("must_defend", 0..=10_000, d.must_defend);
         w
     }
 
@@ -240,8 +293,8 @@ mod tests {
             (14, 14),
         ]);
         assert_eq!(combo_cells(&b)[Color::Black.index()], [0, 1]);
-        let w = EvalWeights::default();
-        let without = EvalWeights {
+        let w = Weights::default();
+        let without = Weights {
             combo_to_move: 0,
             ..w
         };
@@ -255,20 +308,44 @@ mod tests {
     }
 
     #[test]
-    fn every_class_key_names_a_key_of_the_embedded_config() {
+    fn every_class_key_names_a_key_of_both_sections_of_the_embedded_config() {
         let config = crate::config::Config::embedded();
-        for v in 0..Pattern::COUNT as u8 {
-            let key = format!("eval.{}", class_key(Pattern::from_u8(v)));
-            assert!(config.get(&key).is_some(), "{key}");
+        for section in ["eval", "eval.renju"] {
+            for v in 0..Pattern::COUNT as u8 {
+                let class = class_key(Pattern::from_u8(v));
+                for key in [
+                    format!("{section}.{class}"),
+                    format!("{section}.to_move_{class}"),
+                ] {
+                    assert!(config.get(&key).is_some(), "{key}");
+                }
+            }
         }
         assert_eq!(class_key(Pattern::OpenTwo), "open_two");
+    }
+
+    #[test]
+    fn renju_positions_are_valued_by_the_renju_weights() {
+        // Black's open three h8 i8 j8, white to move, under renju: only the renju
+        // section's weights count.
+        let mut b = Board::new(15, 15, Rule::Renju).unwrap();
+        for (x, y) in [(7, 7), (0, 14), (8, 7), (14, 0), (9, 7)] {
+            b.play(Coord::new(x, y)).unwrap();
+        }
+        let w = EvalWeights::default();
+        let mut general = w;
+        general.general.must_defend += 1000;
+        assert_eq!(general.evaluate(&b), w.evaluate(&b));
+        let mut renju = w;
+        renju.renju.must_defend += 1000;
+        assert_eq!(renju.evaluate(&b), w.evaluate(&b) - 1000);
     }
 
     #[test]
     fn the_side_to_move_has_its_own_weights() {
         // Black's open three h8 i8 j8, white to move: black's pairs are the opponent's.
         let b = board(&[(7, 7), (0, 14), (8, 7), (14, 0), (9, 7)]);
-        let w = EvalWeights::default();
+        let w = Weights::default();
         let open_four = Pattern::OpenFour as usize;
         let mut to_move = w;
         to_move.class_to_move[open_four] += 1000;
@@ -283,8 +360,8 @@ mod tests {
     fn an_open_three_to_answer_costs_the_side_to_move() {
         // Black's open three h8 i8 j8, white to move without a four.
         let b = board(&[(7, 7), (0, 14), (8, 7), (14, 0), (9, 7)]);
-        let w = EvalWeights::default();
-        let without = EvalWeights {
+        let w = Weights::default();
+        let without = Weights {
             must_defend: 0,
             ..w
         };
