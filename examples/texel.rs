@@ -14,6 +14,9 @@
 //!                         (e.g. `one,two`: the many pairs on open space then add
 //!                         nothing that flips sign with the side to move)
 //!   --rule NAME           the games' rule: freestyle, standard, renju, caro [freestyle]
+//!   --freeze NAME,...     these weights keep their starting values (e.g.
+//!                         `tempo_per_mille`; split model: `them_<class>` for the
+//!                         opponent's)
 //! ```
 //!
 //! It reads the SGF records the match runner writes (folders are searched recursively),
@@ -276,6 +279,19 @@ impl Model {
         p
     }
 
+    /// The names of `params`, as printed (split model: the opponent's get `them_`).
+    fn param_names(&self) -> Vec<String> {
+        let mut n: Vec<String> = names().iter().map(|s| s.to_string()).collect();
+        if self.split {
+            n.extend(names().iter().map(|s| format!("them_{s}")));
+        } else {
+            n.push("tempo_per_mille".to_string());
+        }
+        n.push("combo_to_move".to_string());
+        n.push("must_defend".to_string());
+        n
+    }
+
     fn set_params(&mut self, p: &[f64]) {
         self.us.copy_from_slice(&p[..PER_SIDE]);
         let mut i = PER_SIDE;
@@ -352,11 +368,28 @@ fn fit_k(model: &Model, data: &[Sample]) -> f64 {
 
 /// Full-batch Adam on the mean cross-entropy with K fixed. Step sizes are relative to
 /// each starting weight's size, since the weights span three orders of magnitude.
-fn fit(model: &Model, k: f64, data: &[Sample], test: &[Sample], iters: usize) -> Model {
+fn fit(
+    model: &Model,
+    k: f64,
+    data: &[Sample],
+    test: &[Sample],
+    iters: usize,
+    frozen: &[String],
+) -> Model {
     let mut m = model.clone();
     let mut p = m.params();
     let n = p.len();
-    let lr: Vec<f64> = p.iter().map(|w| 0.002 * w.abs().max(1.0)).collect();
+    let lr: Vec<f64> = p
+        .iter()
+        .zip(m.param_names())
+        .map(|(w, name)| {
+            if frozen.contains(&name) {
+                0.0
+            } else {
+                0.002 * w.abs().max(1.0)
+            }
+        })
+        .collect();
     let (b1, b2, eps) = (0.9, 0.999, 1e-12);
     let mut mom = vec![0.0; n];
     let mut vel = vec![0.0; n];
@@ -416,6 +449,7 @@ fn main() {
     let mut inputs = Vec::new();
     let mut tie: Vec<String> = Vec::new();
     let mut rule = Rule::Freestyle;
+    let mut frozen: Vec<String> = Vec::new();
     while let Some(a) = args.next() {
         let mut number = |name: &str| -> u64 {
             match args.next().and_then(|v| v.parse().ok()) {
@@ -438,6 +472,14 @@ fn main() {
             "--skip" => skip = number("--skip") as usize,
             "--holdout" => holdout = number("--holdout").max(1),
             "--iters" => iters = number("--iters") as usize,
+            "--freeze" => {
+                frozen = args
+                    .next()
+                    .unwrap_or_default()
+                    .split(',')
+                    .map(str::to_string)
+                    .collect()
+            }
             "--rule" => match args.next().as_deref().and_then(Rule::parse) {
                 Some(r) => rule = r,
                 None => {
@@ -532,7 +574,11 @@ fn main() {
             start.us[i] = start.them[i];
         }
     }
-    let fitted = fit(&start, k, &train, &test, iters);
+    if let Some(unknown) = frozen.iter().find(|f| !start.param_names().contains(f)) {
+        eprintln!("--freeze: no weight named '{unknown}'");
+        std::process::exit(2);
+    }
+    let fitted = fit(&start, k, &train, &test, iters, &frozen);
     println!(
         "fitted weights:  train loss {:.5}, held-out loss {:.5}",
         loss(&fitted, k, &train),
