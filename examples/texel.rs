@@ -443,6 +443,15 @@ fn print_model(name: &str, m: &Model) {
     println!("must_defend = {:.1}", m.must);
 }
 
+/// The names of a comma-separated option value (`one,two`).
+fn name_list(value: Option<String>) -> Vec<String> {
+    value
+        .unwrap_or_default()
+        .split(',')
+        .map(str::to_string)
+        .collect()
+}
+
 fn main() {
     let mut args = std::env::args().skip(1);
     let (mut split, mut skip, mut holdout, mut iters) = (true, 8usize, 5u64, 3000usize);
@@ -472,14 +481,7 @@ fn main() {
             "--skip" => skip = number("--skip") as usize,
             "--holdout" => holdout = number("--holdout").max(1),
             "--iters" => iters = number("--iters") as usize,
-            "--freeze" => {
-                frozen = args
-                    .next()
-                    .unwrap_or_default()
-                    .split(',')
-                    .map(str::to_string)
-                    .collect()
-            }
+            "--freeze" => frozen = name_list(args.next()),
             "--rule" => match args.next().as_deref().and_then(Rule::parse) {
                 Some(r) => rule = r,
                 None => {
@@ -487,14 +489,7 @@ fn main() {
                     std::process::exit(2);
                 }
             },
-            "--tie" => {
-                tie = args
-                    .next()
-                    .unwrap_or_default()
-                    .split(',')
-                    .map(str::to_string)
-                    .collect()
-            }
+            "--tie" => tie = name_list(args.next()),
             _ => inputs.push(PathBuf::from(a)),
         }
     }
