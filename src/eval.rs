@@ -136,7 +136,8 @@ impl Default for Weights {
 }
 
 impl Weights {
-    /// The `[eval.renju]` weights.
+    /// The `[eval.renju]` weights: those of `[eval]` until a fit of renju's own wins a
+    /// match (three did not; config/wuzi.conf records them).
     pub fn renju() -> Weights {
         Weights::default()
     }
