@@ -147,10 +147,9 @@ impl Weights {
         *EvalWeights::default().for_rule(rule)
     }
 
-    /// The weights of config section `section` (e.g. "eval"), `defaults` where a key is
+    /// The weights of config section `section` (e.g. "eval"), those of `d` where a key is
     /// missing or bad.
-    fn from_section(config: &crate::config::Config, section: &str, defaults: Weights) -> Weights {
-        let d = defaults;
+    fn from_section(config: &crate::config::Config, section: &str, d: Weights) -> Weights {
         let mut w = d;
         let get = |key: &str, range, default| {
             config.get_i32_in(&format!("{section}.{key}"), range, default)
