@@ -1058,12 +1058,18 @@ mod tests {
         assert_eq!(b.hash(), 0);
     }
 
-    #[test]
-    fn a_line_of_four_gives_five_points() {
+    /// A 15x15 freestyle board after `moves` (x, y), black first.
+    fn freestyle_after(moves: &[(i32, i32)]) -> Board {
         let mut b = Board::new(15, 15, Rule::Freestyle).unwrap();
-        for (x, y) in [(3, 7), (3, 0), (4, 7), (4, 0), (5, 7), (5, 0), (6, 7)] {
+        for &(x, y) in moves {
             b.play(Coord::new(x, y)).unwrap();
         }
+        b
+    }
+
+    #[test]
+    fn a_line_of_four_gives_five_points() {
+        let b = freestyle_after(&[(3, 7), (3, 0), (4, 7), (4, 0), (5, 7), (5, 0), (6, 7)]);
         let left = b.pos(Coord::new(2, 7)).unwrap();
         let right = b.pos(Coord::new(7, 7)).unwrap();
         assert_eq!(b.pattern(left, Color::Black, 0), Pattern::Five);
@@ -1075,12 +1081,9 @@ mod tests {
 
     #[test]
     fn a_placed_stone_sees_the_stones_played_after_it_on_its_lines() {
-        let mut b = Board::new(15, 15, Rule::Freestyle).unwrap();
         // Black d8 first, then black e8 f8 g8 beside it (white far off): through d8 the
         // row reads as an open four, c8 and h8 empty.
-        for (x, y) in [(3, 7), (3, 0), (4, 7), (5, 0), (5, 7), (7, 0), (6, 7)] {
-            b.play(Coord::new(x, y)).unwrap();
-        }
+        let mut b = freestyle_after(&[(3, 7), (3, 0), (4, 7), (5, 0), (5, 7), (7, 0), (6, 7)]);
         let d8 = b.pos(Coord::new(3, 7)).unwrap();
         assert_eq!(b.line_class(d8, Color::Black, 0), Pattern::OpenFour);
         // White h8 closes one end.
