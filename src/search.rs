@@ -43,6 +43,15 @@ const DEFAULT_INTERIOR_MOVES: usize = 16;
 /// Threat-space search at the root: node cap per search, and the shares of the optimum
 /// time (1/N) the search for our win and the computation of defences may use.
 const ROOT_THREAT_NODES: u64 = 1_000_000;
+/// A threat search of the check around the iterations (see `check_limits_until`) may use
+/// this many nodes per millisecond of its time slice when that is more than
+/// `ROOT_THREAT_NODES`: about what the search runs here (1.5-2 per microsecond), so that
+/// the cap, and the first phase's half of it, keep up with long slices instead of ending
+/// the search early. Slices up to 500 ms (every one at 1 s per move) keep the 1M cap.
+/// At 5 s per move, pub-renju-win026 (a win that takes 1.02M nodes of the first phase)
+/// was played from a proof after 685 ms with the cap raised; with 1M the search stopped
+/// at its cap in every slice and the move came from the iterations.
+const ROOT_THREAT_NODES_PER_MS: u64 = 2_000;
 const WIN_SHARE_OF_OPTIMUM: u64 = 8;
 const DEFENCE_SHARE_OF_OPTIMUM: u64 = 8;
 /// Each search of the check of the chosen move (step 7) may use at least this share (1/N)
@@ -829,12 +838,17 @@ impl<'a> Worker<'a> {
     /// Limits for one threat search of [`Self::check_threats`], ending `end_ms` after the
     /// move's start (as the time manager counts).
     fn check_limits_until(&self, end_ms: u64) -> threat::Limits<'a> {
-        let deadline = self.time.as_ref().map(|tm| {
-            Instant::now() + Duration::from_millis(end_ms.saturating_sub(tm.elapsed_ms()))
-        });
+        let slice_ms = self
+            .time
+            .as_ref()
+            .map_or(0, |tm| end_ms.saturating_sub(tm.elapsed_ms()));
+        let deadline = self
+            .time
+            .as_ref()
+            .map(|_| Instant::now() + Duration::from_millis(slice_ms));
         threat::Limits {
             level: threat::Level::Vct,
-            max_nodes: ROOT_THREAT_NODES,
+            max_nodes: ROOT_THREAT_NODES.max(slice_ms.saturating_mul(ROOT_THREAT_NODES_PER_MS)),
             max_depth: 30,
             deadline,
             stop: Some(self.stop),
