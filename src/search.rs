@@ -40,8 +40,9 @@ const UNPROVEN_LOSS: Value = -(WIN_THRESHOLD - 1);
 /// Moves searched at an interior node that is not forced, by default (config
 /// `search.interior_moves`; the figures behind it are there).
 const DEFAULT_INTERIOR_MOVES: usize = 16;
-/// Threat-space search at the root: node cap per search, and the shares of the optimum
-/// time (1/N) the search for our win and the computation of defences may use.
+/// Threat-space search at the root: node cap per search (at least; see below), and the
+/// shares of the optimum time (1/N) the search for our win and the computation of
+/// defences may use.
 const ROOT_THREAT_NODES: u64 = 1_000_000;
 /// A threat search of the check around the iterations (see `check_limits_until`) may use
 /// this many nodes per millisecond of its time slice when that is more than
@@ -49,8 +50,8 @@ const ROOT_THREAT_NODES: u64 = 1_000_000;
 /// the cap, and the first phase's half of it, keep up with long slices instead of ending
 /// the search early. Slices up to 500 ms (every one at 1 s per move) keep the 1M cap.
 /// At 5 s per move, pub-renju-win026 (a win that takes 1.02M nodes of the first phase)
-/// was played from a proof after 685 ms with the cap raised; with 1M the search stopped
-/// at its cap in every slice and the move came from the iterations.
+/// was played from a proof after 716 ms; with the cap at 1M every slice stopped at it
+/// and the move came from the iterations.
 const ROOT_THREAT_NODES_PER_MS: u64 = 2_000;
 const WIN_SHARE_OF_OPTIMUM: u64 = 8;
 const DEFENCE_SHARE_OF_OPTIMUM: u64 = 8;
