@@ -573,6 +573,16 @@ impl Board {
         Pos((p.0 as isize + k * self.steps[dir]) as u16)
     }
 
+    /// The 32 cells within four of `p` on its four lines (wall cells included), line by
+    /// line from -4 to +4: where a stone on `p` can have made new five points.
+    pub fn cells_on_lines(&self, p: Pos) -> [Pos; 32] {
+        // Eight cells a line: offsets -4..-1 and 1..4.
+        std::array::from_fn(|i| {
+            let (dir, k) = (i / 8, (i % 8) as isize - 4);
+            self.offset(p, dir, if k >= 0 { k + 1 } else { k })
+        })
+    }
+
     // ---- cell queries ----
 
     #[inline]

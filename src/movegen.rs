@@ -210,18 +210,15 @@ fn five_points_near_last_move(
         return false;
     }
     let mut found = 0;
-    for dir in 0..4 {
-        for k in [-4, -3, -2, -1, 1, 2, 3, 4] {
-            let q = board.offset(last, dir, k);
-            if board.is_empty(q) {
-                let fives = board.cell_patterns(q)[color.index()]
-                    .iter()
-                    .filter(|&&class| class == Pattern::Five)
-                    .count() as u32;
-                if fives > 0 {
-                    out.push(q);
-                    found += fives;
-                }
+    for q in board.cells_on_lines(last) {
+        if board.is_empty(q) {
+            let fives = board.cell_patterns(q)[color.index()]
+                .iter()
+                .filter(|&&class| class == Pattern::Five)
+                .count() as u32;
+            if fives > 0 {
+                out.push(q);
+                found += fives;
             }
         }
     }

@@ -780,7 +780,7 @@ impl<'b, 'l> Searcher<'b, 'l> {
         let mut out: SmallVec<[Pos; 16]> = SmallVec::new();
         match points {
             None => {
-                let near = threats::lines_around(self.board, last);
+                let near = self.board.cells_on_lines(last);
                 let Some(stops) =
                     threats::five_stoppers_in(self.board, near.into_iter(), self.attacker)
                 else {

@@ -157,16 +157,6 @@ pub fn five_stoppers(board: &Board, color: Color) -> Option<SmallVec<[Pos; 8]>> 
     )
 }
 
-/// The cells within reach (±4) of `p` on its four lines: where a stone on `p` can have
-/// made new five points.
-pub fn lines_around(board: &Board, p: Pos) -> [Pos; 32] {
-    // Eight cells a line: offsets -4..-1 and 1..4.
-    std::array::from_fn(|i| {
-        let (dir, k) = (i / 8, (i % 8) as isize - 4);
-        board.offset(p, dir, if k >= 0 { k + 1 } else { k })
-    })
-}
-
 /// [`five_stoppers`] over the given cells only (the caller knows every five point of
 /// `color` lies among them).
 pub fn five_stoppers_in(
@@ -258,7 +248,7 @@ pub fn is_sure_win_point(board: &mut Board, p: Pos, color: Color) -> bool {
     }
     board.place(p, color);
     // `color` had no five point before (or `p` would be a five): all are new, on p's lines.
-    let sure = match five_stoppers_in(board, lines_around(board, p).into_iter(), color) {
+    let sure = match five_stoppers_in(board, board.cells_on_lines(p).into_iter(), color) {
         None => true,
         Some(stoppers) => stoppers.iter().all(|&s| {
             board.place(s, color.opponent());
@@ -288,7 +278,7 @@ pub fn is_four_three_point(board: &mut Board, p: Pos, color: Color) -> bool {
         .filter(|&d| board.pattern(p, color, d) == Pattern::OpenThree)
         .collect();
     board.place(p, color);
-    let stoppers = five_stoppers_in(board, lines_around(board, p).into_iter(), color);
+    let stoppers = five_stoppers_in(board, board.cells_on_lines(p).into_iter(), color);
     let wins = match stoppers {
         None => true,
         Some(stoppers) => stoppers.iter().all(|&s| {
