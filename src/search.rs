@@ -839,14 +839,16 @@ impl<'a> Worker<'a> {
     /// Limits for one threat search of [`Self::check_threats`], ending `end_ms` after the
     /// move's start (as the time manager counts).
     fn check_limits_until(&self, end_ms: u64) -> threat::Limits<'a> {
-        let slice_ms = self
-            .time
-            .as_ref()
-            .map_or(0, |tm| end_ms.saturating_sub(tm.elapsed_ms()));
-        let deadline = self
-            .time
-            .as_ref()
-            .map(|_| Instant::now() + Duration::from_millis(slice_ms));
+        let (slice_ms, deadline) = match self.time.as_ref() {
+            Some(tm) => {
+                let slice_ms = end_ms.saturating_sub(tm.elapsed_ms());
+                (
+                    slice_ms,
+                    Some(Instant::now() + Duration::from_millis(slice_ms)),
+                )
+            }
+            None => (0, None),
+        };
         threat::Limits {
             level: threat::Level::Vct,
             max_nodes: ROOT_THREAT_NODES.max(slice_ms.saturating_mul(ROOT_THREAT_NODES_PER_MS)),
