@@ -594,10 +594,28 @@ impl<'a> Worker<'a> {
                 // At 1 s per move the quick look was cut in its first phase in all 9
                 // win puzzles it did not finish, and in its second in both such defend
                 // puzzles (pub-free-def013, pub-std-def022).
+                // A first phase that took most of the quick look counts as running too
+                // when we have a three to make fours from: it left the second phase no
+                // fair share of the look, and whether it ended inside it was down to the
+                // machine's speed. In pub-free-win002 (black has threes) the first phase
+                // fails after 122k nodes, the quick look searches about 100k, and the win
+                // comes in the second phase: found at ~220 ms when the first phase
+                // overran the look, else at ~650 ms after the iterations, or not at all
+                // when they ran long. Without a three the time is left to the iterations:
+                // in pub-renju-win024 (white has none; first phase 41k of the look's 53k
+                // nodes) the longer look took the 230 ms the main search needed to find
+                // the winning move. In def013 and def022 the first phase takes 5.9k and
+                // 170 nodes.
                 let us = self.board.side_to_move();
-                if self.threat_memo.is_for(self.board, us, threat::Level::Vct)
-                    && !self.threat_memo.complete
-                    && self.threat_memo.progress().0 == 0
+                let memo = &self.threat_memo;
+                let (phase, _) = memo.progress();
+                let (nodes, phase_nodes) = memo.nodes();
+                let mostly_first_phase = phase == 0
+                    || (phase_nodes < nodes / 2
+                        && threat::threats::has_four_points(self.board, us));
+                if memo.is_for(self.board, us, threat::Level::Vct)
+                    && !memo.complete
+                    && mostly_first_phase
                 {
                     let end = start + optimum / TACTICAL_WIN_SHARE_OF_OPTIMUM;
                     if self.try_forced_win(end.min(hard), &mut best, report) {

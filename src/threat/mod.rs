@@ -343,6 +343,56 @@ mod tests {
     }
 
     #[test]
+    fn a_memo_counts_the_nodes_of_every_slice_and_of_its_current_phase() {
+        // pub-free-win002: black (to move) wins, but only in the second phase; the first
+        // takes about 120k nodes to fail.
+        let mut b = game(
+            Rule::Freestyle,
+            "k4i4f6g6e7g5g7f7h5h8i6h7i8g4k5k6j5e4i5l5h6j4h4g3g2i9e9f8c9d8e8e6h3h2f9d9d7g10e11e10d10b8c8c6c11c10",
+        );
+        let black = Color::Black;
+        let mut memo = Memo::default();
+        let mut first_phase_nodes = 0;
+        let mut last_total = 0;
+        let mut saw_second_phase = false;
+        for _ in 0..5_000 {
+            let limits = Limits {
+                deadline: Some(Instant::now() + std::time::Duration::from_millis(2)),
+                max_nodes: 2_000_000,
+                max_depth: 30,
+                ..Limits::vct()
+            };
+            let found = find_win_resumed(&mut b, black, &limits, &mut memo);
+            let (total, in_phase) = memo.nodes();
+            assert!(total > last_total, "a slice added no nodes");
+            last_total = total;
+            match memo.progress().0 {
+                0 => {
+                    assert_eq!(in_phase, total);
+                    first_phase_nodes = total;
+                }
+                _ => {
+                    saw_second_phase = true;
+                    // Every node counted while the first phase ran went to it.
+                    assert!(total - in_phase >= first_phase_nodes, "{total} {in_phase}");
+                }
+            }
+            if found.is_some() || memo.complete {
+                break;
+            }
+        }
+        assert!(saw_second_phase && first_phase_nodes > 0);
+        // Another root starts the count again.
+        let mut other = game(Rule::Freestyle, WIN008);
+        find_win_resumed(&mut other, Color::White, &Limits::vct(), &mut memo);
+        let (total, in_phase) = memo.nodes();
+        assert!(
+            total < last_total && in_phase <= total,
+            "{total} {in_phase}"
+        );
+    }
+
+    #[test]
     fn a_search_that_ends_on_its_own_marks_its_memo_complete() {
         // Black's only threat is an open three, and white answers it: no win, and the
         // search ends long before any deadline.

@@ -323,6 +323,10 @@ pub struct Memo {
     reply_cache: ReplyCache,
     phase: usize,
     threes: u32,
+    /// Nodes searched from this root, over every search that resumed it, and how many of
+    /// them went to the phase it stopped in.
+    nodes: u64,
+    phase_nodes: u64,
     /// The last search ended without a deadline or stop request cutting it: searching the
     /// same root again with the same node limit cannot find more.
     pub complete: bool,
@@ -332,6 +336,11 @@ impl Memo {
     /// The phase and three budget the last search stopped at (for reports).
     pub fn progress(&self) -> (usize, u32) {
         (self.phase, self.threes)
+    }
+
+    /// Nodes searched from this root so far, and how many of them in its current phase.
+    pub fn nodes(&self) -> (u64, u64) {
+        (self.nodes, self.phase_nodes)
     }
 
     /// Whether the memo belongs to `board` searched for `attacker` at `level`.
@@ -365,6 +374,8 @@ pub struct Searcher<'b, 'l> {
     next_clock_check: u64,
     /// Phase `run_budget` starts in, and (after it) the phase it was in when it stopped.
     phase: usize,
+    /// `nodes` when the current phase began (0 for the phase the search started in).
+    phase_started_at: u64,
     /// Three budget the iterative deepening of that phase starts at (the budgets below it
     /// were searched to the end by an earlier search), then the one it stopped at.
     threes: u32,
@@ -393,6 +404,7 @@ impl<'b, 'l> Searcher<'b, 'l> {
             cut_by_node_cap: false,
             next_clock_check: CLOCK_CHECK_NODES,
             phase: 0,
+            phase_started_at: 0,
             threes: 0,
             timed_out: false,
             resuming: false,
@@ -407,7 +419,8 @@ impl<'b, 'l> Searcher<'b, 'l> {
             self.attacker,
             self.limits.level == Level::Vct,
         );
-        if memo.key == Some(key) {
+        let resumes = memo.key == Some(key);
+        if resumes {
             self.tt = std::mem::take(&mut memo.tt);
             self.reply_cache = std::mem::take(&mut memo.reply_cache);
             self.phase = memo.phase;
@@ -421,7 +434,20 @@ impl<'b, 'l> Searcher<'b, 'l> {
             self.tt = std::mem::take(&mut memo.tt);
             keep_wins(&mut self.tt);
         }
+        let (earlier_nodes, earlier_phase_nodes) = if resumes {
+            (memo.nodes, memo.phase_nodes)
+        } else {
+            (0, 0)
+        };
+        let first_phase = self.phase;
         let result = self.run();
+        let phase_nodes = self.nodes - self.phase_started_at;
+        memo.nodes = earlier_nodes + self.nodes;
+        memo.phase_nodes = if self.phase == first_phase {
+            earlier_phase_nodes + phase_nodes
+        } else {
+            phase_nodes
+        };
         memo.key = Some(key);
         memo.phase = self.phase;
         memo.threes = self.threes;
@@ -462,6 +488,9 @@ impl<'b, 'l> Searcher<'b, 'l> {
             } else {
                 0
             };
+            if phase != first {
+                self.phase_started_at = self.nodes;
+            }
             self.phase = phase;
             self.vcf_threats = vcf_threats;
             // The first of two phases gets half the nodes, so the fallback gets a chance.
