@@ -173,6 +173,11 @@ pub struct TimeParams {
     /// move is the previous best, so even a cut iteration checks it one ply deeper and
     /// may find a better one).
     pub spend_whole_turn: bool,
+    /// The same rule for starting an iteration, only while the best move is unsettled (it
+    /// changed in the last iteration): one more ply is worth most there, and a cut
+    /// iteration still searches the last best move first and then its rivals, the moves
+    /// it has just been swapping with. Stops on a stable best move are kept.
+    pub spend_turn_when_unsettled: bool,
     /// The first root move's predicted share of a whole iteration (PVS searches it with
     /// the full window; the others mostly with null windows).
     pub first_move_share: f64,
@@ -200,6 +205,7 @@ impl Default for TimeParams {
             eval_drop_scale: 1.5,
             panic_drop: 100,
             spend_whole_turn: false,
+            spend_turn_when_unsettled: true,
             first_move_share: 0.5,
         }
     }
@@ -236,6 +242,10 @@ impl TimeParams {
             eval_drop_scale: read!(get_f64_in, eval_drop_scale, 1.0..=10.0),
             panic_drop: read!(get_i32_in, panic_drop, 1..=1_000_000),
             spend_whole_turn: config.get_bool("time.spend_whole_turn", d.spend_whole_turn),
+            spend_turn_when_unsettled: config.get_bool(
+                "time.spend_turn_when_unsettled",
+                d.spend_turn_when_unsettled,
+            ),
             first_move_share: read!(get_f64_in, first_move_share, 0.05..=1.0),
         };
         if p.min_branching > p.max_branching {
@@ -594,7 +604,10 @@ impl<C: Clock> TimeManager<C> {
             return Decision::Stop(reason);
         }
         let mut predicted = scale_ms(duration_ms, self.branching_factor());
-        if self.spends_whole_turn() {
+        let unsettled = self.params.spend_turn_when_unsettled
+            && self.budget.turn_bound
+            && self.best_move_just_changed();
+        if self.spends_whole_turn() || unsettled {
             // Enough if the first root move ends in time; the deadline cuts the rest.
             predicted = scale_ms(predicted, self.params.first_move_share);
         }
@@ -1152,6 +1165,41 @@ mod tests {
         // optimum, which is then used up.
         let (elapsed, reason) = run(&mut tm, &clock, &[100, 200, 400, 300], |_| Coord::new(3, 3));
         assert_eq!((elapsed, reason), (1_000, StopReason::TargetReached));
+    }
+
+    #[test]
+    fn an_unsettled_best_move_starts_an_iteration_whose_first_root_move_fits_the_turn() {
+        // 100, 200, 400 again: the next iteration would end at 1500, past the hard limit,
+        // its first root move at 1100. With the best move changing it starts, takes 300,
+        // and the one after it would not fit.
+        let durations = [100, 200, 400, 300];
+        let changing = |i: usize| Coord::new(i as i32 % 2, 0);
+        let clock = ManualClock::new(0);
+        let params = TimeParams::default();
+        assert!(params.spend_turn_when_unsettled && !params.spend_whole_turn);
+        let mut tm = TimeManager::start(&clock, 0, turn_budget(1_000, 1_200), params.clone());
+        let (elapsed, reason) = run(&mut tm, &clock, &durations, changing);
+        assert_eq!((elapsed, reason), (1_000, StopReason::NextIterationTooLong));
+        // A settled best move stops as before.
+        let clock = ManualClock::new(0);
+        let mut tm = TimeManager::start(&clock, 0, turn_budget(1_000, 1_200), params.clone());
+        let (elapsed, reason) = run(&mut tm, &clock, &durations, |_| Coord::new(3, 3));
+        assert_eq!((elapsed, reason), (700, StopReason::NextIterationTooLong));
+        // So does an unsettled one when the match clock sets the budget (time saved is
+        // kept for later moves)...
+        let clock = ManualClock::new(0);
+        let mut tm = TimeManager::start(&clock, 0, budget(1_000, 1_200), params.clone());
+        let (elapsed, reason) = run(&mut tm, &clock, &durations, changing);
+        assert_eq!((elapsed, reason), (700, StopReason::NextIterationTooLong));
+        // ...and when the rule is switched off.
+        let off = TimeParams {
+            spend_turn_when_unsettled: false,
+            ..params
+        };
+        let clock = ManualClock::new(0);
+        let mut tm = TimeManager::start(&clock, 0, turn_budget(1_000, 1_200), off);
+        let (elapsed, reason) = run(&mut tm, &clock, &durations, changing);
+        assert_eq!((elapsed, reason), (700, StopReason::NextIterationTooLong));
     }
 
     #[test]
