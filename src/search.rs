@@ -581,7 +581,7 @@ impl<'a> Worker<'a> {
                 let optimum = tm.budget().optimum_ms;
                 let hard = tm.budget().hard_ms;
                 let end = start + optimum / QUICK_WIN_SHARE_OF_OPTIMUM;
-                if self.try_forced_win(end.min(hard), &mut best, report) {
+                if self.try_forced_win(end.min(hard), Phases::All, &mut best, report) {
                     best.nodes = self.all_nodes();
                     return best;
                 }
@@ -594,31 +594,36 @@ impl<'a> Worker<'a> {
                 // At 1 s per move the quick look was cut in its first phase in all 9
                 // win puzzles it did not finish, and in its second in both such defend
                 // puzzles (pub-free-def013, pub-std-def022).
-                // A first phase that took most of the quick look counts as running too
-                // when we have a three to make fours from: it left the second phase no
-                // fair share of the look, and whether it ended inside it was down to the
-                // machine's speed. In pub-free-win002 (black has threes) the first phase
-                // fails after 122k nodes, the quick look searches about 100k, and the win
-                // comes in the second phase: found at ~220 ms when the first phase
-                // overran the look, else at ~650 ms after the iterations, or not at all
-                // when they ran long. Without a three the time is left to the iterations:
-                // in pub-renju-win024 (white has none; first phase 41k of the look's 53k
-                // nodes) the longer look took the 230 ms the main search needed to find
-                // the winning move. In def013 and def022 the first phase takes 5.9k and
-                // 170 nodes.
+                // With a three to make fours from, a first phase that took most of the
+                // quick look counts as running too, and the longer look may go on into
+                // the second phase: it left that phase no fair share of the look, and
+                // whether it ended inside it was down to the machine's speed. In
+                // pub-free-win002 (black has threes) the first phase fails after 122k
+                // nodes, the quick look searches about 100k, and the win comes in the
+                // second phase: found at ~220 ms when the first phase overran the look,
+                // else at ~650 ms after the iterations, or not at all when they ran long.
+                // Without such a three the longer look stops where the first phase ends:
+                // in pub-renju-win024 (white has none) the first phase takes 41k nodes,
+                // about the quick look's, and a look cut just before its end used to go
+                // on through the second phase to its deadline, taking the 230 ms the
+                // main search needed to find the winning move (the iterations started
+                // at ~100 ms or ~330 ms from one run to the next). In def013 and def022
+                // the first phase takes 5.9k and 170 nodes.
                 let us = self.board.side_to_move();
                 let memo = &self.threat_memo;
                 let (phase, _) = memo.progress();
                 let (nodes, phase_nodes) = memo.nodes();
-                let mostly_first_phase = phase == 0
-                    || (phase_nodes < nodes / 2
-                        && threat::threats::has_four_points(self.board, us));
-                if memo.is_for(self.board, us, threat::Level::Vct)
-                    && !memo.complete
-                    && mostly_first_phase
-                {
+                let longer_look =
+                    if !memo.is_for(self.board, us, threat::Level::Vct) || memo.complete {
+                        None
+                    } else if threat::threats::has_four_points(self.board, us) {
+                        (phase == 0 || phase_nodes < nodes / 2).then_some(Phases::All)
+                    } else {
+                        (phase == 0).then_some(Phases::Current)
+                    };
+                if let Some(phases) = longer_look {
                     let end = start + optimum / TACTICAL_WIN_SHARE_OF_OPTIMUM;
-                    if self.try_forced_win(end.min(hard), &mut best, report) {
+                    if self.try_forced_win(end.min(hard), phases, &mut best, report) {
                         best.nodes = self.all_nodes();
                         return best;
                     }
@@ -761,7 +766,7 @@ impl<'a> Worker<'a> {
             (now + share).min(budget.hard_ms)
         };
         let our_end = slice_end(tm);
-        if self.try_forced_win(our_end, best, report) {
+        if self.try_forced_win(our_end, Phases::All, best, report) {
             return;
         }
         let Some(tm) = self.time.as_ref() else { return };
@@ -818,11 +823,13 @@ impl<'a> Worker<'a> {
         }
     }
 
-    /// Our own forced win, searched until `end_ms` after the move's start: when found,
-    /// `best` becomes its first move (unless forbidden to us) and true is returned.
+    /// Our own forced win, searched until `end_ms` after the move's start (and, with
+    /// [`Phases::Current`], no further than the end of the phase the search is in): when
+    /// found, `best` becomes its first move (unless forbidden to us) and true is returned.
     fn try_forced_win(
         &mut self,
         end_ms: u64,
+        phases: Phases,
         best: &mut Outcome,
         report: &mut dyn FnMut(&SearchEvent),
     ) -> bool {
@@ -834,7 +841,12 @@ impl<'a> Worker<'a> {
         }
         let limits = self.check_limits_until(end_ms);
         let mut memo = std::mem::take(&mut self.threat_memo);
-        let found = threat::find_win_resumed(self.board, us, &limits, &mut memo);
+        let found = match phases {
+            Phases::All => threat::find_win_resumed(self.board, us, &limits, &mut memo),
+            Phases::Current => {
+                threat::find_win_resumed_in_phase(self.board, us, &limits, &mut memo)
+            }
+        };
         self.threat_memo = memo;
         let Some(win) = found else {
             return false;
@@ -1552,6 +1564,15 @@ enum RootThreat {
     /// The opponent has a proven win; the root moves are now the defences.
     Defend,
     None,
+}
+
+/// How far a search for our own win may go (see `threat::find_win_resumed_in_phase`).
+#[derive(Clone, Copy)]
+enum Phases {
+    /// Every phase, until its time slice ends.
+    All,
+    /// No further than the end of the phase it resumes (the first, for a new root).
+    Current,
 }
 
 // A short-lived local of every node: boxing the list would cost an allocation per node.

@@ -148,12 +148,36 @@ pub fn find_win_resumed(
     limits: &Limits,
     memo: &mut Memo,
 ) -> Option<WinningSequence> {
+    resume(board, attacker, limits, memo, false)
+}
+
+/// [`find_win_resumed`] that stops when the phase it resumes (the first, for a new root)
+/// ends without a win; the next search of the root goes on with the next phase. For a
+/// slice meant for the cheap first phase only: the second, moves that threaten a VCF,
+/// can take any time given to it.
+pub fn find_win_resumed_in_phase(
+    board: &mut Board,
+    attacker: Color,
+    limits: &Limits,
+    memo: &mut Memo,
+) -> Option<WinningSequence> {
+    resume(board, attacker, limits, memo, true)
+}
+
+fn resume(
+    board: &mut Board,
+    attacker: Color,
+    limits: &Limits,
+    memo: &mut Memo,
+    one_phase: bool,
+) -> Option<WinningSequence> {
     if !has_any_threat(board, attacker, limits.level) {
         *memo = Memo::default();
         memo.complete = true;
         return None;
     }
     let mut searcher = search::Searcher::new(board, attacker, limits);
+    searcher.one_phase = one_phase;
     searcher.run_resumed(memo)
 }
 
@@ -390,6 +414,36 @@ mod tests {
             total < last_total && in_phase <= total,
             "{total} {in_phase}"
         );
+    }
+
+    #[test]
+    fn a_search_of_one_phase_stops_between_phases_and_the_next_goes_on_unchanged() {
+        // pub-free-win002 again: black's win is found in the second phase only.
+        let position = "k4i4f6g6e7g5g7f7h5h8i6h7i8g4k5k6j5e4i5l5h6j4h4g3g2i9e9f8c9d8e8e6h3h2f9d9d7g10e11e10d10b8c8c6c11c10";
+        let black = Color::Black;
+        let limits = Limits {
+            max_nodes: 2_000_000,
+            max_depth: 30,
+            ..Limits::vct()
+        };
+        let mut b = game(Rule::Freestyle, position);
+        let answers = ["f10", "b12", "d11", "l3", "m2"].map(|name| at(&b, name));
+        let mut split = Memo::default();
+        assert!(find_win_resumed_in_phase(&mut b, black, &limits, &mut split).is_none());
+        let (first_phase_nodes, in_phase) = split.nodes();
+        assert_eq!(
+            split.progress(),
+            (1, 0),
+            "it stops at the start of the second phase"
+        );
+        assert!(!split.complete && first_phase_nodes > 0 && in_phase == 0);
+        let win = find_win_resumed(&mut b, black, &limits, &mut split).expect("the win");
+        let first = win.first_move().unwrap();
+        assert!(answers.contains(&first), "{}", b.coord(first));
+        // One search through both phases does exactly the same work.
+        let mut whole = Memo::default();
+        assert!(find_win_resumed(&mut b, black, &limits, &mut whole).is_some());
+        assert_eq!(whole.nodes().0, split.nodes().0);
     }
 
     #[test]

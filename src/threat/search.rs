@@ -327,6 +327,9 @@ pub struct Memo {
     /// them went to the phase it stopped in.
     nodes: u64,
     phase_nodes: u64,
+    /// The last search stopped at the end of a phase (see `Searcher::one_phase`): the
+    /// next one starts `phase` afresh instead of resuming inside it.
+    between_phases: bool,
     /// The last search ended without a deadline or stop request cutting it: searching the
     /// same root again with the same node limit cannot find more.
     pub complete: bool,
@@ -383,6 +386,11 @@ pub struct Searcher<'b, 'l> {
     pub timed_out: bool,
     /// Set when the search goes on from a memo of the same root (see `run_resumed`).
     resuming: bool,
+    /// Stop when the phase the search started in ends without a win, leaving the next
+    /// phase for a later search of the same root (see `run_resumed`).
+    pub one_phase: bool,
+    /// Set when `one_phase` stopped the search before its last phase.
+    stopped_between_phases: bool,
 }
 
 impl<'b, 'l> Searcher<'b, 'l> {
@@ -408,6 +416,8 @@ impl<'b, 'l> Searcher<'b, 'l> {
             threes: 0,
             timed_out: false,
             resuming: false,
+            one_phase: false,
+            stopped_between_phases: false,
         }
     }
 
@@ -425,7 +435,7 @@ impl<'b, 'l> Searcher<'b, 'l> {
             self.reply_cache = std::mem::take(&mut memo.reply_cache);
             self.phase = memo.phase;
             self.threes = memo.threes;
-            self.resuming = true;
+            self.resuming = !memo.between_phases;
         } else {
             // Another root (our next move, say): its failures do not carry over, but a
             // proven win holds wherever its position comes up again. After the opponent
@@ -451,7 +461,8 @@ impl<'b, 'l> Searcher<'b, 'l> {
         memo.key = Some(key);
         memo.phase = self.phase;
         memo.threes = self.threes;
-        memo.complete = !self.timed_out;
+        memo.between_phases = self.stopped_between_phases;
+        memo.complete = !(self.timed_out || self.stopped_between_phases);
         memo.tt = std::mem::take(&mut self.tt);
         memo.reply_cache = std::mem::take(&mut self.reply_cache);
         result
@@ -525,6 +536,16 @@ impl<'b, 'l> Searcher<'b, 'l> {
                 self.budget_bound = false;
             }
             if self.aborted && (last_phase || !self.cut_by_node_cap) {
+                break;
+            }
+            if self.one_phase && !last_phase {
+                // The next search of this root starts the next phase afresh: only the
+                // wins of this one carry over (as when the loop moves on below).
+                self.stopped_between_phases = true;
+                self.phase = phase + 1;
+                self.phase_started_at = self.nodes;
+                self.threes = 0;
+                keep_wins(&mut self.tt);
                 break;
             }
         }
