@@ -581,7 +581,7 @@ impl<'a> Worker<'a> {
                 let optimum = tm.budget().optimum_ms;
                 let hard = tm.budget().hard_ms;
                 let end = start + optimum / QUICK_WIN_SHARE_OF_OPTIMUM;
-                if self.try_forced_win(end.min(hard), Phases::All, &mut best, report) {
+                if self.try_forced_win(end.min(hard), threat::Phases::All, &mut best, report) {
                     best.nodes = self.all_nodes();
                     return best;
                 }
@@ -617,9 +617,9 @@ impl<'a> Worker<'a> {
                     if !memo.is_for(self.board, us, threat::Level::Vct) || memo.complete {
                         None
                     } else if threat::threats::has_four_points(self.board, us) {
-                        (phase == 0 || phase_nodes < nodes / 2).then_some(Phases::All)
+                        (phase == 0 || phase_nodes < nodes / 2).then_some(threat::Phases::All)
                     } else {
-                        (phase == 0).then_some(Phases::Current)
+                        (phase == 0).then_some(threat::Phases::Current)
                     };
                 if let Some(phases) = longer_look {
                     let end = start + optimum / TACTICAL_WIN_SHARE_OF_OPTIMUM;
@@ -766,7 +766,7 @@ impl<'a> Worker<'a> {
             (now + share).min(budget.hard_ms)
         };
         let our_end = slice_end(tm);
-        if self.try_forced_win(our_end, Phases::All, best, report) {
+        if self.try_forced_win(our_end, threat::Phases::All, best, report) {
             return;
         }
         let Some(tm) = self.time.as_ref() else { return };
@@ -823,13 +823,13 @@ impl<'a> Worker<'a> {
         }
     }
 
-    /// Our own forced win, searched until `end_ms` after the move's start (and, with
-    /// [`Phases::Current`], no further than the end of the phase the search is in): when
-    /// found, `best` becomes its first move (unless forbidden to us) and true is returned.
+    /// Our own forced win, searched until `end_ms` after the move's start and as far as
+    /// `phases` lets it: when found, `best` becomes its first move (unless forbidden to
+    /// us) and true is returned.
     fn try_forced_win(
         &mut self,
         end_ms: u64,
-        phases: Phases,
+        phases: threat::Phases,
         best: &mut Outcome,
         report: &mut dyn FnMut(&SearchEvent),
     ) -> bool {
@@ -841,12 +841,7 @@ impl<'a> Worker<'a> {
         }
         let limits = self.check_limits_until(end_ms);
         let mut memo = std::mem::take(&mut self.threat_memo);
-        let found = match phases {
-            Phases::All => threat::find_win_resumed(self.board, us, &limits, &mut memo),
-            Phases::Current => {
-                threat::find_win_resumed_in_phase(self.board, us, &limits, &mut memo)
-            }
-        };
+        let found = threat::find_win_resumed(self.board, us, &limits, &mut memo, phases);
         self.threat_memo = memo;
         let Some(win) = found else {
             return false;
@@ -1564,15 +1559,6 @@ enum RootThreat {
     /// The opponent has a proven win; the root moves are now the defences.
     Defend,
     None,
-}
-
-/// How far a search for our own win may go (see `threat::find_win_resumed_in_phase`).
-#[derive(Clone, Copy)]
-enum Phases {
-    /// Every phase, until its time slice ends.
-    All,
-    /// No further than the end of the phase it resumes (the first, for a new root).
-    Current,
 }
 
 // A short-lived local of every node: boxing the list would cost an allocation per node.

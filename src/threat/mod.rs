@@ -39,6 +39,18 @@ pub enum Level {
     Vct,
 }
 
+/// How far a resumed search ([`find_win_resumed`]) may go, if its limits let it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Phases {
+    /// Through every phase.
+    All,
+    /// No further than the end of the phase it resumes (the first, for a new root): the
+    /// next search of the root goes on with the next phase. For a slice meant for the
+    /// cheap first phase only: the second, moves that threaten a VCF, can take any time
+    /// given to it.
+    Current,
+}
+
 /// Bounds on one search. The search gives up (returns "no win found") when any is hit.
 #[derive(Clone, Copy, Debug)]
 pub struct Limits<'a> {
@@ -142,34 +154,13 @@ pub fn find_win_counted(
 /// search resumes from what `memo` kept of the last search of the same root, and leaves
 /// its own table there. `memo.complete` tells afterwards whether the clock (or a stop
 /// request) cut the search: if not, another search of this root would find nothing more.
+/// `phases` may stop it at the end of the phase it resumes (see [`Phases`]).
 pub fn find_win_resumed(
     board: &mut Board,
     attacker: Color,
     limits: &Limits,
     memo: &mut Memo,
-) -> Option<WinningSequence> {
-    resume(board, attacker, limits, memo, false)
-}
-
-/// [`find_win_resumed`] that stops when the phase it resumes (the first, for a new root)
-/// ends without a win; the next search of the root goes on with the next phase. For a
-/// slice meant for the cheap first phase only: the second, moves that threaten a VCF,
-/// can take any time given to it.
-pub fn find_win_resumed_in_phase(
-    board: &mut Board,
-    attacker: Color,
-    limits: &Limits,
-    memo: &mut Memo,
-) -> Option<WinningSequence> {
-    resume(board, attacker, limits, memo, true)
-}
-
-fn resume(
-    board: &mut Board,
-    attacker: Color,
-    limits: &Limits,
-    memo: &mut Memo,
-    one_phase: bool,
+    phases: Phases,
 ) -> Option<WinningSequence> {
     if !has_any_threat(board, attacker, limits.level) {
         *memo = Memo::default();
@@ -177,7 +168,7 @@ fn resume(
         return None;
     }
     let mut searcher = search::Searcher::new(board, attacker, limits);
-    searcher.one_phase = one_phase;
+    searcher.phases = phases;
     searcher.run_resumed(memo)
 }
 
@@ -338,7 +329,7 @@ mod tests {
                 max_depth: 30,
                 ..Limits::vct()
             };
-            found = find_win_resumed(&mut b, white, &limits, &mut memo);
+            found = find_win_resumed(&mut b, white, &limits, &mut memo, Phases::All);
             assert_eq!(b.hash(), before);
             if found.is_none() {
                 assert!(memo.is_for(&b, white, Level::Vct));
@@ -386,7 +377,7 @@ mod tests {
                 max_depth: 30,
                 ..Limits::vct()
             };
-            let found = find_win_resumed(&mut b, black, &limits, &mut memo);
+            let found = find_win_resumed(&mut b, black, &limits, &mut memo, Phases::All);
             let (total, in_phase) = memo.nodes();
             assert!(total > last_total, "a slice added no nodes");
             last_total = total;
@@ -408,7 +399,13 @@ mod tests {
         assert!(saw_second_phase && first_phase_nodes > 0);
         // Another root starts the count again.
         let mut other = game(Rule::Freestyle, WIN008);
-        find_win_resumed(&mut other, Color::White, &Limits::vct(), &mut memo);
+        find_win_resumed(
+            &mut other,
+            Color::White,
+            &Limits::vct(),
+            &mut memo,
+            Phases::All,
+        );
         let (total, in_phase) = memo.nodes();
         assert!(
             total < last_total && in_phase <= total,
@@ -429,7 +426,7 @@ mod tests {
         let mut b = game(Rule::Freestyle, position);
         let answers = ["f10", "b12", "d11", "l3", "m2"].map(|name| at(&b, name));
         let mut split = Memo::default();
-        assert!(find_win_resumed_in_phase(&mut b, black, &limits, &mut split).is_none());
+        assert!(find_win_resumed(&mut b, black, &limits, &mut split, Phases::Current).is_none());
         let (first_phase_nodes, in_phase) = split.nodes();
         assert_eq!(
             split.progress(),
@@ -437,12 +434,13 @@ mod tests {
             "it stops at the start of the second phase"
         );
         assert!(!split.complete && first_phase_nodes > 0 && in_phase == 0);
-        let win = find_win_resumed(&mut b, black, &limits, &mut split).expect("the win");
+        let win =
+            find_win_resumed(&mut b, black, &limits, &mut split, Phases::All).expect("the win");
         let first = win.first_move().unwrap();
         assert!(answers.contains(&first), "{}", b.coord(first));
         // One search through both phases does exactly the same work.
         let mut whole = Memo::default();
-        assert!(find_win_resumed(&mut b, black, &limits, &mut whole).is_some());
+        assert!(find_win_resumed(&mut b, black, &limits, &mut whole, Phases::All).is_some());
         assert_eq!(whole.nodes().0, split.nodes().0);
     }
 
@@ -457,7 +455,7 @@ mod tests {
             ..Limits::vct()
         };
         let mut memo = Memo::default();
-        assert!(find_win_resumed(&mut b, Color::Black, &limits, &mut memo).is_none());
+        assert!(find_win_resumed(&mut b, Color::Black, &limits, &mut memo, Phases::All).is_none());
         assert!(memo.complete);
     }
 

@@ -25,7 +25,7 @@
 //! of the threat and the defender's own fours).
 
 use super::threats::{self, five_point, five_stoppers, MoveShape};
-use super::{Level, Limits, ThreatStep, WinningSequence};
+use super::{Level, Limits, Phases, ThreatStep, WinningSequence};
 use crate::board::{Board, Pos};
 use crate::pattern::{Cell, Pattern};
 use crate::types::{Color, Rule};
@@ -327,7 +327,7 @@ pub struct Memo {
     /// them went to the phase it stopped in.
     nodes: u64,
     phase_nodes: u64,
-    /// The last search stopped at the end of a phase (see `Searcher::one_phase`): the
+    /// The last search stopped at the end of a phase (see `Searcher::phases`): the
     /// next one starts `phase` afresh instead of resuming inside it.
     between_phases: bool,
     /// The last search ended without a deadline or stop request cutting it: searching the
@@ -386,10 +386,10 @@ pub struct Searcher<'b, 'l> {
     pub timed_out: bool,
     /// Set when the search goes on from a memo of the same root (see `run_resumed`).
     resuming: bool,
-    /// Stop when the phase the search started in ends without a win, leaving the next
-    /// phase for a later search of the same root (see `run_resumed`).
-    pub one_phase: bool,
-    /// Set when `one_phase` stopped the search before its last phase.
+    /// With [`Phases::Current`], stop when the phase the search started in ends without a
+    /// win, leaving the next phase for a later search of the same root (`run_resumed`).
+    pub phases: Phases,
+    /// Set when `phases` stopped the search before its last phase.
     stopped_between_phases: bool,
 }
 
@@ -416,7 +416,7 @@ impl<'b, 'l> Searcher<'b, 'l> {
             threes: 0,
             timed_out: false,
             resuming: false,
-            one_phase: false,
+            phases: Phases::All,
             stopped_between_phases: false,
         }
     }
@@ -538,7 +538,7 @@ impl<'b, 'l> Searcher<'b, 'l> {
             if self.aborted && (last_phase || !self.cut_by_node_cap) {
                 break;
             }
-            if self.one_phase && !last_phase {
+            if self.phases == Phases::Current && !last_phase {
                 // The next search of this root starts the next phase afresh: only the
                 // wins of this one carry over (as when the loop moves on below).
                 self.stopped_between_phases = true;
