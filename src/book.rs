@@ -46,27 +46,10 @@ pub struct Key {
     pub white: Vec<u16>,
 }
 
-/// One of the eight symmetries of a square board: bit 0 mirrors x, bit 1 mirrors y,
-/// bit 2 then swaps the axes.
-fn transform(c: Coord, size: usize, sym: u8) -> Coord {
-    let last = size as i32 - 1;
-    let (mut x, mut y) = (c.x, c.y);
-    if sym & 1 != 0 {
-        x = last - x;
-    }
-    if sym & 2 != 0 {
-        y = last - y;
-    }
-    if sym & 4 != 0 {
-        std::mem::swap(&mut x, &mut y);
-    }
-    Coord::new(x, y)
-}
-
-/// The inverse of [`transform`]: undo the swap first, then the mirrors.
+/// The inverse of [`Coord::transformed`]: undo the swap first, then the mirrors.
 fn untransform(c: Coord, size: usize, sym: u8) -> Coord {
     let (x, y) = if sym & 4 != 0 { (c.y, c.x) } else { (c.x, c.y) };
-    transform(Coord::new(x, y), size, sym & 3)
+    Coord::new(x, y).transformed(size, sym & 3)
 }
 
 fn index(c: Coord, size: usize) -> u16 {
@@ -98,7 +81,7 @@ fn key_under(black: &[Coord], white: &[Coord], size: usize, sym: u8) -> Key {
     let image = |list: &[Coord]| {
         let mut v: Vec<u16> = list
             .iter()
-            .map(|&c| index(transform(c, size, sym), size))
+            .map(|&c| index(c.transformed(size, sym), size))
             .collect();
         v.sort_unstable();
         v
@@ -671,7 +654,7 @@ impl Builder<'_> {
                 entries.insert(
                     node.key.clone(),
                     BookMove {
-                        best: transform(best, self.options.size, node.sym),
+                        best: best.transformed(self.options.size, node.sym),
                         value,
                         depth: self.options.depth,
                     },
@@ -694,7 +677,7 @@ mod tests {
     fn transforms_invert() {
         for sym in 0..8 {
             for c in [Coord::new(0, 0), Coord::new(3, 11), Coord::new(14, 2)] {
-                assert_eq!(untransform(transform(c, 15, sym), 15, sym), c, "sym {sym}");
+                assert_eq!(untransform(c.transformed(15, sym), 15, sym), c, "sym {sym}");
             }
         }
     }

@@ -136,6 +136,23 @@ impl Coord {
         Some(Coord::new(letter as i32 - 'a' as i32, row - 1))
     }
 
+    /// The image of this cell under one of the eight symmetries of a square board of
+    /// `size`: bit 0 of `sym` mirrors x, bit 1 mirrors y, bit 2 then swaps the axes.
+    pub fn transformed(self, size: usize, sym: u8) -> Coord {
+        let last = size as i32 - 1;
+        let (mut x, mut y) = (self.x, self.y);
+        if sym & 1 != 0 {
+            x = last - x;
+        }
+        if sym & 2 != 0 {
+            y = last - y;
+        }
+        if sym & 4 != 0 {
+            std::mem::swap(&mut x, &mut y);
+        }
+        Coord::new(x, y)
+    }
+
     /// Writes "pos" notation; only meaningful for x < 26.
     pub fn to_pos_notation(self) -> String {
         let letter = (b'a' + self.x as u8) as char;
