@@ -30,6 +30,30 @@ pub struct Puzzle {
 }
 
 impl Puzzle {
+    /// The same puzzle turned or mirrored by one of the eight symmetries of its square
+    /// board (see [`Coord::transformed`]; 0 is the identity), with the symmetry in its id.
+    /// Every rule is symmetric, so the answers are the images of the answers. The
+    /// engine's move ordering, tie-breaks and node caps are not: a puzzle solved in one
+    /// orientation only was solved by luck, and a held-out puzzle can come in any.
+    pub fn transformed(&self, sym: u8) -> Puzzle {
+        let image = |cells: &[Coord]| -> Vec<Coord> {
+            cells
+                .iter()
+                .map(|c| c.transformed(self.size, sym))
+                .collect()
+        };
+        Puzzle {
+            id: if sym == 0 {
+                self.id.clone()
+            } else {
+                format!("{}/s{sym}", self.id)
+            },
+            moves: image(&self.moves),
+            answers: image(&self.answers),
+            ..self.clone()
+        }
+    }
+
     /// Whether `reply` solves the puzzle.
     pub fn accepts(&self, reply: Coord) -> bool {
         let listed = self.answers.contains(&reply);
@@ -144,5 +168,30 @@ mod tests {
         assert!(p[0].accepts(Coord::new(0, 0)));
         assert!(p[1].accepts(Coord::new(11, 7)));
         assert!(parse("bad\tline").is_err());
+    }
+
+    #[test]
+    fn the_eight_symmetries_turn_moves_and_answers_alike() {
+        // Black's four d4 e5 f6 g7 (a diagonal) with its five points c3 and h8.
+        let text = "p\t0\t15\twin\td4a1e5a2f6a3g7\tc3,h8\n";
+        let p = &parse(text).unwrap()[0];
+        let images: Vec<Puzzle> = (0..8).map(|sym| p.transformed(sym)).collect();
+        assert_eq!(images[0].moves, p.moves);
+        assert_eq!(images[0].id, "p");
+        // Mirroring x (sym 1) sends d4 (3, 3) to (11, 3) = l4, and c3 to m3.
+        assert_eq!(images[1].id, "p/s1");
+        assert_eq!(images[1].moves[0], Coord::new(11, 3));
+        assert!(images[1].accepts(Coord::new(12, 2)));
+        assert!(!images[1].accepts(Coord::new(2, 2)));
+        // Every image is a different arrangement of the same stones.
+        for (i, a) in images.iter().enumerate() {
+            let mut cells = a.moves.clone();
+            cells.sort();
+            cells.dedup();
+            assert_eq!(cells.len(), p.moves.len(), "sym {i} keeps the stones apart");
+            for b in &images[i + 1..] {
+                assert_ne!(a.moves, b.moves, "{} and {}", a.id, b.id);
+            }
+        }
     }
 }

@@ -6,7 +6,9 @@ use std::process::ExitCode;
 const USAGE: &str = "\
 usage: pbrain-wuzi                      play the Piskvork/Gomocup protocol on stdin/stdout
        pbrain-wuzi bench [DEPTH]        fixed-depth benchmark (nodes, speed, signature)
-       pbrain-wuzi puzzles FILE [MS]    play each test position at MS per move (default 1000);
+       pbrain-wuzi puzzles FILE [MS] [--symmetries]
+                                        play each test position at MS per move (default 1000),
+                                        with --symmetries in all eight orientations of the board;
                                         with WUZI_PUZZLE_TRACE set, each search's iterations
                                         (depth, value, nodes, line), new best moves and notes
                                         go to stderr
@@ -56,11 +58,14 @@ fn main() -> ExitCode {
     }
 }
 
-/// `puzzles FILE [MS]`: plays every position of FILE through the engine and prints one
-/// line per position and a summary. Exit code 0 when all are solved, 1 otherwise.
+/// `puzzles FILE [MS] [--symmetries]`: plays every position of FILE through the engine
+/// (in each of the board's eight orientations with `--symmetries`) and prints one line
+/// per position and a summary. Exit code 0 when all are solved, 1 otherwise.
 fn run_puzzles(args: &[String]) -> u8 {
+    let symmetries = args.iter().any(|a| a == "--symmetries");
+    let args: Vec<&String> = args.iter().filter(|a| *a != "--symmetries").collect();
     let Some(path) = args.first() else {
-        println!("usage: pbrain-wuzi puzzles FILE [MS]");
+        println!("usage: pbrain-wuzi puzzles FILE [MS] [--symmetries]");
         return 2;
     };
     let ms = match args.get(1).map(|a| a.parse::<u64>()) {
@@ -79,6 +84,10 @@ fn run_puzzles(args: &[String]) -> u8 {
         }
     };
     let puzzles = match wuzi::puzzles::parse(&text) {
+        Ok(p) if symmetries => p
+            .iter()
+            .flat_map(|p| (0..8).map(|sym| p.transformed(sym)))
+            .collect::<Vec<_>>(),
         Ok(p) => p,
         Err(e) => {
             println!("{path}: {e}");
@@ -99,7 +108,7 @@ fn run_puzzles(args: &[String]) -> u8 {
         solved += a.solved as usize;
         let reply = a.reply.map_or("none".to_string(), |c| c.to_pos_notation());
         println!(
-            "{:<20} {:<6} {} {:>5} ms  {}",
+            "{:<23} {:<6} {} {:>5} ms  {}",
             p.id,
             format!("{:?}", p.kind),
             if a.solved { "ok  " } else { "FAIL" },
