@@ -52,9 +52,14 @@ const VCF_THREATS: bool = true;
 /// Nodes of the VCF sub-search that decides whether a move threatens a VCF. Most moves
 /// tried threaten none, and most VCFs are found within a few dozen nodes: on
 /// pub-free-win002 at 300 nodes, 270 of 2,353 probes found one (median 10 nodes, at most
-/// 232) and 736 ran to the cap. The whole search: 673k nodes at 300, 473k at 100, 400k
-/// at 50, 367k at 30.
-const VCF_THREAT_NODES: u64 = 50;
+/// 232) and 736 ran to the cap. But which VCFs a small cap finds depends on the order
+/// the fours come in, so on the board's orientation: at 50, pub-free-win002 had its win
+/// (`solve --win-only`, 20M nodes) in six of its eight orientations (400k-806k nodes)
+/// and none in the other two (exhausted at 2.1M and 2.5M). At 200 all eight win
+/// (578k-1.53M), and over the eight orientations of every win puzzle the solver finds
+/// (96 searches at 5M nodes) 96 wins in 16.4M nodes, against 94 in 16.6M at 50 (18.2M at
+/// 100, 17.4M at 300). Deepening the probe over the VCF's length instead found only 88.
+const VCF_THREAT_NODES: u64 = 200;
 /// Nodes of the VCF search that decides whether a defender stone in a wide window (renju,
 /// caro) kills a threatened VCF.
 const VCF_KILL_NODES: u64 = 300;
