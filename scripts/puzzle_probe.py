@@ -33,7 +33,8 @@ import sys
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from brain_driver import Brain, board_lines, parse_move, parse_pos, pos_name  # noqa: E402
+from brain_driver import (  # noqa: E402
+    Brain, board_lines, five_from, parse_move, parse_pos, pos_name)
 
 RULES = {"freestyle": 0, "standard": 1, "renju": 4, "caro": 8}
 
@@ -61,25 +62,19 @@ def solve(solver, rule, size, moves, nodes, win_only=False):
     return out.splitlines()[0].split() if out else ["error"]
 
 
-def makes_five_at(stones, colour, x, y, size):
-    """Whether `colour` playing (x, y) makes five or more (a screen for trivial positions,
-    so the exact-five rules need not be modelled)."""
-    for dx, dy in ((1, 0), (0, 1), (1, 1), (1, -1)):
-        n = 1
-        for sign in (1, -1):
-            cx, cy = x + sign * dx, y + sign * dy
-            while 0 <= cx < size and 0 <= cy < size and stones.get((cx, cy)) == colour:
-                n += 1
-                cx, cy = cx + sign * dx, cy + sign * dy
-        if n >= 5:
-            return True
-    return False
-
-
 def has_five_point(moves, colour, size):
+    """Whether `colour` has an empty cell that makes five or more (a screen for trivial
+    positions, so the exact-five rules need not be modelled)."""
     stones = {m: i % 2 for i, m in enumerate(moves)}
-    return any(makes_five_at(stones, colour, x, y, size)
-               for x in range(size) for y in range(size) if (x, y) not in stones)
+    for x in range(size):
+        for y in range(size):
+            if (x, y) not in stones:
+                stones[(x, y)] = colour
+                five = five_from(stones, x, y, size)
+                del stones[(x, y)]
+                if five:
+                    return True
+    return False
 
 
 def cmd_extract(args):
