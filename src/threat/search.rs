@@ -59,6 +59,9 @@ const VCF_THREATS: bool = true;
 /// (578k-1.53M), and over the eight orientations of every win puzzle the solver finds
 /// (96 searches at 5M nodes) 96 wins in 16.4M nodes, against 94 in 16.6M at 50 (18.2M at
 /// 100, 17.4M at 300). Deepening the probe over the VCF's length instead found only 88.
+/// Matches of 200 at 50 (1 s/move, 200 games each, `-j 2`): freestyle
+/// (`freestyle-15-240.txt`) 97-101-2, -6.9 Elo [-55.3, +41.1]; renju (`renju-15.txt`)
+/// 104-95-1, +15.6 [-32.4, +64.3]. Neither a gain nor a loss shown.
 const VCF_THREAT_NODES: u64 = 200;
 /// Nodes of the VCF search that decides whether a defender stone in a wide window (renju,
 /// caro) kills a threatened VCF.
