@@ -3,6 +3,7 @@
 
 use std::path::PathBuf;
 use wuzi::board::{Board, Pos};
+use wuzi::puzzles::Kind;
 use wuzi::threat::verify::{verify_win, Rejection};
 use wuzi::threat::{defences, find_win, Level, Limits};
 use wuzi::types::{parse_pos_sequence, Color, Coord, Rule};
@@ -27,7 +28,7 @@ fn positions_dir() -> PathBuf {
 struct Puzzle {
     id: String,
     rule: Rule,
-    kind: String,
+    kind: Kind,
     board: Board,
     answers: Vec<Pos>,
 }
@@ -37,44 +38,34 @@ fn load(file: &str) -> Vec<Puzzle> {
 }
 
 /// The puzzles of `file` turned or mirrored by one of the board's eight symmetries
-/// (`Coord::transformed`; 0 leaves them as they are).
+/// (`Puzzle::transformed`; 0 leaves them as they are).
 fn load_turned(file: &str, sym: u8) -> Vec<Puzzle> {
     let path = positions_dir().join(file);
     let text = std::fs::read_to_string(&path)
         .unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()));
-    let mut out = Vec::new();
-    for line in text.lines() {
-        if line.starts_with('#') || line.trim().is_empty() {
-            continue;
-        }
-        let f: Vec<&str> = line.split('\t').collect();
-        assert!(f.len() >= 6, "bad line in {file}: {line}");
-        let rule = Rule::parse(f[1]).expect("rule");
-        let size: usize = f[2].parse().expect("size");
-        let mut board = Board::new(size, size, rule).expect("board");
-        for c in parse_pos_sequence(f[4]).expect("moves") {
-            board.play(c.transformed(size, sym)).expect("legal move");
-        }
-        let answers = f[5]
-            .split(',')
-            .map(|a| {
-                let c = Coord::from_pos_notation(a).expect("answer");
-                board.pos(c.transformed(size, sym)).expect("on board")
-            })
-            .collect();
-        out.push(Puzzle {
-            id: if sym == 0 {
-                f[0].to_string()
-            } else {
-                format!("{}/s{sym}", f[0])
-            },
-            rule,
-            kind: f[3].to_string(),
-            board,
-            answers,
-        });
-    }
-    out
+    let puzzles = wuzi::puzzles::parse(&text).unwrap_or_else(|e| panic!("{file}: {e}"));
+    puzzles
+        .iter()
+        .map(|p| {
+            let p = p.transformed(sym);
+            let mut board = Board::new(p.size, p.size, p.rule).expect("board");
+            for &c in &p.moves {
+                board.play(c).expect("legal move");
+            }
+            let answers = p
+                .answers
+                .iter()
+                .map(|&c| board.pos(c).expect("on board"))
+                .collect();
+            Puzzle {
+                id: p.id,
+                rule: p.rule,
+                kind: p.kind,
+                board,
+                answers,
+            }
+        })
+        .collect()
 }
 
 fn vct_limits() -> Limits<'static> {
@@ -172,10 +163,10 @@ fn run_suite(file: &str) {
     let mut failures = Vec::new();
     let mut solved = 0;
     for mut p in load(file) {
-        let result = match p.kind.as_str() {
-            "win" => solve_win(&mut p),
-            "defend" => solve_defend(&mut p),
-            _ => continue,
+        let result = match p.kind {
+            Kind::Win => solve_win(&mut p),
+            Kind::Defend => solve_defend(&mut p),
+            Kind::Avoid => continue,
         };
         let known_miss = KNOWN_MISSES.contains(&p.id.as_str());
         match result {
@@ -223,7 +214,7 @@ fn win_verdicts_do_not_depend_on_the_boards_orientation() {
     let mut failures = Vec::new();
     for i in 0..turned[0].len() {
         let id = turned[0][i].id.clone();
-        if turned[0][i].kind != "win" || EXHAUSTING.contains(&id.as_str()) {
+        if turned[0][i].kind != Kind::Win || EXHAUSTING.contains(&id.as_str()) {
             continue;
         }
         let mut found = Vec::new();
@@ -264,7 +255,7 @@ fn gomocup_acceptance_positions() {
     run_suite("gomocup-acceptance.txt");
     // The renju `avoid` check: the threat search never plays black's forbidden point.
     for mut p in load("gomocup-acceptance.txt") {
-        if p.kind == "avoid" {
+        if p.kind == Kind::Avoid {
             let side = p.board.side_to_move();
             assert_eq!(p.rule, Rule::Renju);
             if let Some(seq) = find_win(&mut p.board, side, &vct_limits()) {
