@@ -175,7 +175,9 @@ def judge(args, rule, size, kind, moves, move):
     threat = solve(args.solver, rule, size, after, args.nodes, win_only=True)
     if threat[0] != "win":
         return "ok", "opponent has no proven win"
-    # Lost anyway? Then the position was no puzzle: see whether any listed defence holds.
+    # Lost anyway? Then the position was no puzzle: see whether any defence holds. The
+    # set is asked for again at the probe's node budget: the file's column, when there is
+    # one, came from extract's smaller budget, and other files may hold anything there.
     listed = solve(args.solver, rule, size, moves, args.nodes)
     for word in listed[1:] if listed[0] == "defend" else []:
         alt = parse_pos(word)[0]
