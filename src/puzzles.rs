@@ -117,8 +117,10 @@ pub struct Attempt {
 /// Plays `puzzle` through a fresh engine given `turn_ms` per move, the position imposed
 /// as a `BOARD` in move order (our stones are the side to move's). `on_event` sees the
 /// search's reports (iterations, notes) as they come.
+///
+/// The clock starts after `START`, as a manager's turn clock does: `START` makes the
+/// transposition table (about 30 ms here), which a timed `BOARD` never pays for.
 pub fn attempt(puzzle: &Puzzle, turn_ms: u64, on_event: &mut dyn FnMut(&SearchEvent)) -> Attempt {
-    let started = Instant::now();
     let mut engine = Engine::new();
     engine.set_rule(puzzle.rule);
     engine.settings_mut().timeout_turn = turn_ms;
@@ -140,8 +142,9 @@ pub fn attempt(puzzle: &Puzzle, turn_ms: u64, on_event: &mut dyn FnMut(&SearchEv
         })
         .collect();
     let stop = AtomicBool::new(false);
-    let reply = engine
-        .start(puzzle.size, puzzle.size)
+    let started_game = engine.start(puzzle.size, puzzle.size);
+    let started = Instant::now();
+    let reply = started_game
         .and_then(|_| engine.set_position(&stones))
         .and_then(|_| engine.think(started, &stop, on_event))
         .ok();
