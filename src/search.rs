@@ -285,6 +285,14 @@ const MAP_MS_PER_MIB: u64 = 1;
 /// at most this share (1/N) of the move's optimum time. A shorter move leaves them to be
 /// mapped as the search touches them: it would not touch them all.
 const MAP_SHARE_OF_OPTIMUM: u64 = 2;
+/// A larger table than the one there is (`INFO max_memory` raised the size after
+/// `START` made the table) replaces it in a move only when making it is assumed to take
+/// at most this share (1/N) of the move's optimum; otherwise the table made at `START`
+/// serves until the next `START`. Managers send `INFO max_memory` after `START`
+/// (GomocupJudge, Piskvork), so every game's first move used to make a 256 MiB table on
+/// its clock: at 1 s per move the search of pub-free-win002/s3 began at 138 ms instead of
+/// 34 ms. A 64 MiB table holds a few seconds of search.
+const GROW_SHARE_OF_OPTIMUM: u64 = 16;
 
 /// The table in `slot`, allocated with `bytes` if there is none. A new table has all its
 /// pages mapped at once when `map_now` says so: a search touches nearly all of them, and
@@ -313,8 +321,14 @@ fn table_in(
 /// always when no clock runs (bench, fixed-node searches), and within a timed move only
 /// when that is cheap beside the move's optimum.
 fn may_map_now(bytes: usize, time: Option<&TimeManager>) -> bool {
+    mapping_fits(bytes, time, MAP_SHARE_OF_OPTIMUM)
+}
+
+/// Whether mapping a table of `bytes` is assumed to take at most 1/`share` of the
+/// move's optimum (always, with no clock).
+fn mapping_fits(bytes: usize, time: Option<&TimeManager>, share: u64) -> bool {
     let cost_ms = (bytes as u64 >> 20) * MAP_MS_PER_MIB;
-    time.is_none_or(|tm| cost_ms * MAP_SHARE_OF_OPTIMUM <= tm.budget().optimum_ms)
+    time.is_none_or(|tm| cost_ms * share <= tm.budget().optimum_ms)
 }
 
 /// Search state that lives across moves: the transposition table and its size, and
@@ -341,10 +355,28 @@ impl SearchState {
         }
     }
 
-    /// Sets the table size; a table of another size is reallocated at the next search.
+    /// Sets the table size asked for. A smaller table replaces the one there is at once
+    /// (the memory limit may have shrunk); a larger one is made by the next
+    /// [`Self::prepare_table`], or by a search with the time for it (see
+    /// `GROW_SHARE_OF_OPTIMUM`).
     pub fn set_tt_bytes(&mut self, bytes: usize) {
-        if bytes != self.tt_bytes {
-            self.tt_bytes = bytes;
+        self.tt_bytes = bytes;
+        let wanted = TranspositionTable::size_for(bytes);
+        if self.tt.as_ref().is_some_and(|tt| tt.size_bytes() > wanted) {
+            self.tt = None;
+        }
+    }
+
+    /// The size of the table made so far, if one is.
+    pub fn table_bytes(&self) -> Option<usize> {
+        self.tt.as_ref().map(TranspositionTable::size_bytes)
+    }
+
+    /// Drops a table smaller than the size asked for, so that the next `table_in` makes
+    /// one of that size.
+    fn drop_smaller_table(&mut self) {
+        let wanted = TranspositionTable::size_for(self.tt_bytes);
+        if self.tt.as_ref().is_some_and(|tt| tt.size_bytes() < wanted) {
             self.tt = None;
         }
     }
@@ -353,10 +385,11 @@ impl SearchState {
         self.tt_bytes
     }
 
-    /// Makes the table now if it is not there yet, with all its pages mapped (see
-    /// `table_in`): for `START`, which is off the move's clock, to pay for it rather
-    /// than the first move.
+    /// Makes the table of the size asked for now, unless it is there already, with all
+    /// its pages mapped (see `table_in`): for `START`, which is off the move's clock, to
+    /// pay for it rather than the first move.
     pub fn prepare_table(&mut self) {
+        self.drop_smaller_table();
         table_in(&mut self.tt, self.tt_bytes, true);
     }
 
@@ -400,6 +433,9 @@ impl SearchState {
         report: &mut dyn FnMut(&SearchEvent),
     ) -> Outcome {
         let time = limits.time.take();
+        if mapping_fits(self.tt_bytes, time.as_ref(), GROW_SHARE_OF_OPTIMUM) {
+            self.drop_smaller_table();
+        }
         let map_now = may_map_now(self.tt_bytes, time.as_ref());
         let tt = table_in(&mut self.tt, self.tt_bytes, map_now);
         tt.new_search();
@@ -1829,6 +1865,45 @@ mod tests {
         let stop = AtomicBool::new(false);
         let o = state.evaluate(&mut b, limits, &stop);
         b.coord(o.best)
+    }
+
+    #[test]
+    fn a_larger_table_waits_for_start_or_a_move_with_time_for_it() {
+        use crate::time::{Budget, SystemClock, TimeParams};
+        let mut b = position(Rule::Freestyle, "h8i9j7");
+        let stop = AtomicBool::new(false);
+        let mut state = SearchState::new();
+        state.set_tt_bytes(4 << 20);
+        state.prepare_table();
+        assert_eq!(state.table_bytes(), Some(4 << 20));
+        let mut search_with_optimum = |state: &mut SearchState, optimum_ms| {
+            let mut limits = SearchLimits::depth(1);
+            limits.time = Some(TimeManager::start(
+                SystemClock::new(),
+                0,
+                Budget {
+                    optimum_ms,
+                    hard_ms: 2 * optimum_ms,
+                    turn_bound: false,
+                },
+                TimeParams::default(),
+            ));
+            state.evaluate(&mut b, limits, &stop);
+        };
+        // 64 MiB, assumed to take 64 ms to make: not within 1/16 of a 500 ms move.
+        state.set_tt_bytes(64 << 20);
+        search_with_optimum(&mut state, 500);
+        assert_eq!(state.table_bytes(), Some(4 << 20));
+        // Within 1/16 of a 2 s move.
+        search_with_optimum(&mut state, 2_000);
+        assert_eq!(state.table_bytes(), Some(64 << 20));
+        // A smaller size (a lower memory limit) drops the table at once.
+        state.set_tt_bytes(2 << 20);
+        assert_eq!(state.table_bytes(), None);
+        // START makes a larger one whatever the clock.
+        state.set_tt_bytes(8 << 20);
+        state.prepare_table();
+        assert_eq!(state.table_bytes(), Some(8 << 20));
     }
 
     fn coords(list: &str) -> Vec<Coord> {

@@ -60,8 +60,7 @@ pub const SLOT_BYTES: usize = 16;
 impl TranspositionTable {
     /// A table of at most `bytes` bytes (rounded down to a power of two of slots).
     pub fn new(bytes: usize) -> TranspositionTable {
-        let slots = (bytes / SLOT_BYTES).max(1024);
-        let slots = 1usize << (usize::BITS - 1 - slots.leading_zeros());
+        let slots = Self::slots_for(bytes);
         TranspositionTable {
             slots: zeroed_slots(slots),
             mask: slots - 1,
@@ -84,6 +83,16 @@ impl TranspositionTable {
 
     pub fn size_bytes(&self) -> usize {
         self.slots.len() * SLOT_BYTES
+    }
+
+    /// The size of a table made with `bytes` (see [`TranspositionTable::new`]).
+    pub fn size_for(bytes: usize) -> usize {
+        Self::slots_for(bytes) * SLOT_BYTES
+    }
+
+    fn slots_for(bytes: usize) -> usize {
+        let slots = (bytes / SLOT_BYTES).max(1024);
+        1usize << (usize::BITS - 1 - slots.leading_zeros())
     }
 
     pub fn clear(&mut self) {
