@@ -290,8 +290,8 @@ const MAP_SHARE_OF_OPTIMUM: u64 = 2;
 /// at most this share (1/N) of the move's optimum; otherwise the table made at `START`
 /// serves until the next `START`. Managers send `INFO max_memory` after `START`
 /// (GomocupJudge, Piskvork), so every game's first move used to make a 256 MiB table on
-/// its clock: at 1 s per move the search of pub-free-win002/s3 began at 138 ms instead of
-/// 34 ms. A 64 MiB table holds a few seconds of search.
+/// its clock: at 1 s per move the search of pub-free-win002/s3 began 90-140 ms into the
+/// move instead of at once. A 64 MiB table holds a few seconds of search.
 const GROW_SHARE_OF_OPTIMUM: u64 = 16;
 
 /// The table in `slot`, allocated with `bytes` if there is none. A new table has all its
