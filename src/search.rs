@@ -58,6 +58,9 @@ const DEFENCE_SHARE_OF_OPTIMUM: u64 = 8;
 /// Each search of the check of the chosen move (step 7) may use at least this share (1/N)
 /// of the optimum, even when the iterations used it all.
 const CHECK_SLICE_OF_OPTIMUM: u64 = 4;
+/// After the check refuted the best move, the search of the other moves leaves this share
+/// (1/N) of what is left of the move for the check of its own choice.
+const RECHECK_SHARE_OF_REST: u64 = 3;
 /// The quick search for our own win before the iterations: this share (1/N) of the optimum.
 const QUICK_WIN_SHARE_OF_OPTIMUM: u64 = 16;
 /// When the quick search was cut by its deadline (a rich threat space), it goes on until
@@ -767,7 +770,8 @@ impl<'a> Worker<'a> {
     /// Step 7, after the iterations: the threat-space search looks past the main search's
     /// horizon at the move chosen. Our own forced win is played instead; a move after
     /// which the opponent has a forced win is dropped, the root moves are narrowed to the
-    /// defences, and the search runs again (up to the hard limit) until a move holds.
+    /// defences, and the search runs again (up to the hard limit, keeping time to check
+    /// its choice the same way) until a move holds.
     /// Run after the search rather than before it, it mostly spends the time a stable
     /// best move leaves unused, and it only ever replaces a move proven to lose.
     /// Only under a time manager (the bench and fixed-node searches stay as they were).
@@ -848,14 +852,28 @@ impl<'a> Worker<'a> {
                 nodes: self.nodes,
             };
             self.aborted = false;
+            // The new search leaves a third of what is left for the check of its choice:
+            // among the defences, the one the search likes best may lose to another
+            // forced win, and a search run up to the hard limit left no time to see it.
+            if let Some(tm) = self.time.as_mut() {
+                let now = tm.elapsed_ms();
+                let left = tm.budget().hard_ms.saturating_sub(now);
+                tm.restart_iterations(now + left - left / RECHECK_SHARE_OF_REST);
+            }
             self.deepen(root_moves, best, report);
-            if self.aborted || eval::is_decisive(best.value) {
+            let stopped = self.stop.load(Ordering::Relaxed) || self.nodes >= self.limits.max_nodes;
+            if stopped || eval::is_decisive(best.value) {
                 return;
             }
             // Each later check may use half of what is left before the hard limit.
-            let Some(tm) = self.time.as_ref() else { return };
+            let Some(tm) = self.time.as_mut() else { return };
+            tm.release_hard_limit();
             let now = tm.elapsed_ms();
-            end = now + tm.budget().hard_ms.saturating_sub(now) / 2;
+            let left = tm.budget().hard_ms.saturating_sub(now);
+            if left == 0 {
+                return;
+            }
+            end = now + left / 2;
         }
     }
 

@@ -655,8 +655,35 @@ impl<C: Clock> TimeManager<C> {
     /// everything up to the hard limit to find a move that holds.
     pub fn on_best_move_refuted(&mut self) {
         self.refuted = true;
-        self.hard_deadline_ms = self.started_at_ms.saturating_add(self.budget.hard_ms);
+        self.release_hard_limit();
         self.retarget();
+    }
+
+    /// Gives back the time up to the hard limit that [`Self::hold_back`] or
+    /// [`Self::restart_iterations`] kept from the iterations.
+    pub fn release_hard_limit(&mut self) {
+        self.hard_deadline_ms = self.started_at_ms.saturating_add(self.budget.hard_ms);
+    }
+
+    /// The search starts its iterations again from depth 1, on other root moves (those
+    /// left after the threat search refuted the best one): the earlier iterations'
+    /// durations and best moves say nothing of the new ones. The first new iteration is
+    /// timed from now, not from the end of the last old one, which would count the
+    /// threat searches in between as its own: at 1 s per move the check refuted the best
+    /// move at 613 ms, the search started again, and its depth 1, "taking" 124 ms, was
+    /// predicted to leave no time for depth 2, so the move was depth 1's choice.
+    /// The new iterations end by `end_ms` after the move's start (at most the hard
+    /// limit), so that the threat search may check their choice in the rest (see
+    /// [`Self::release_hard_limit`]).
+    pub fn restart_iterations(&mut self, end_ms: u64) {
+        self.iterations.clear();
+        self.panic = None;
+        self.best_move_changed_in_panic = false;
+        self.all_moves_fell = false;
+        self.last_iteration_end_ms = self.elapsed_ms();
+        self.retarget();
+        let end_ms = end_ms.min(self.budget.hard_ms);
+        self.hard_deadline_ms = self.started_at_ms.saturating_add(end_ms);
     }
 
     /// The iterations start now: work done before them (the threat search's look for a
@@ -1084,6 +1111,44 @@ mod tests {
         // It lasts for the rest of the move, whatever the next iterations report.
         tm.after_iteration(report(1, Coord::new(3, 3), 0));
         assert_eq!(tm.target_ms(), 4_000);
+    }
+
+    #[test]
+    fn iterations_started_again_are_timed_from_the_restart() {
+        // At 1 s per move: iterations up to 588 ms, the best move refuted at 613 ms and
+        // the defences computed until 711 ms; then depth 1 of the new search takes 1 ms.
+        fn refuted_at_711(clock: &ManualClock) -> TimeManager<&ManualClock> {
+            clock.set(0);
+            let mut tm = TimeManager::start(clock, 0, turn_budget(820, 910), TimeParams::default());
+            for (depth, end_ms) in [(1, 1), (2, 2), (5, 5), (7, 34), (8, 102), (9, 588)] {
+                clock.set(end_ms);
+                tm.after_iteration(report(depth, Coord::new(7, 7), -500));
+            }
+            clock.set(613);
+            tm.on_best_move_refuted();
+            clock.set(711);
+            tm
+        }
+        let first = report(1, Coord::new(4, 9), 14);
+        let clock = ManualClock::new(0);
+        let mut restarted = refuted_at_711(&clock);
+        restarted.restart_iterations(850);
+        clock.set(712);
+        assert_eq!(restarted.after_iteration(first), Decision::Continue);
+        // They end by the time given, and the rest of the move is there after them.
+        clock.set(850);
+        assert!(restarted.hard_limit_reached());
+        restarted.release_hard_limit();
+        assert!(!restarted.hard_limit_reached());
+        clock.set(910);
+        assert!(restarted.hard_limit_reached());
+        // Timed from the end of depth 9 instead, depth 1 seems to take 124 ms.
+        let mut carried_on = refuted_at_711(&clock);
+        clock.set(712);
+        assert!(matches!(
+            carried_on.after_iteration(first),
+            Decision::Stop(_)
+        ));
     }
 
     #[test]
