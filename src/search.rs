@@ -786,8 +786,7 @@ impl<'a> Worker<'a> {
         let them = us.opponent();
         // A search ended by the (held back) hard limit leaves the check its time; a stop
         // request or the node limit does not.
-        let stopped = self.stop.load(Ordering::Relaxed) || self.nodes >= self.limits.max_nodes;
-        if stopped
+        if self.stopped_by_request_or_nodes()
             || tm.budget().hard_ms.saturating_sub(tm.elapsed_ms()) == 0
             || best.best == Pos::NONE
             || eval::is_decisive(best.value)
@@ -861,8 +860,7 @@ impl<'a> Worker<'a> {
                 tm.restart_iterations(now + left - left / RECHECK_SHARE_OF_REST);
             }
             self.deepen(root_moves, best, report);
-            let stopped = self.stop.load(Ordering::Relaxed) || self.nodes >= self.limits.max_nodes;
-            if stopped || eval::is_decisive(best.value) {
+            if self.stopped_by_request_or_nodes() || eval::is_decisive(best.value) {
                 return;
             }
             // Each later check may use half of what is left before the hard limit.
@@ -875,6 +873,12 @@ impl<'a> Worker<'a> {
             }
             end = now + left / 2;
         }
+    }
+
+    /// Whether a stop request or the node limit ended the search (the clock's limits
+    /// leave the check its time; these do not).
+    fn stopped_by_request_or_nodes(&self) -> bool {
+        self.stop.load(Ordering::Relaxed) || self.nodes >= self.limits.max_nodes
     }
 
     /// Our own forced win, searched until `end_ms` after the move's start and as far as
