@@ -289,8 +289,7 @@ const REPLY_SALT: [u64; 2] = [0x2f6b_90d3_c4e1_7a55, 0xa1c7_3e08_5bd2_96f4];
 struct Entry {
     /// The smallest budget the node was proven to win with (`NO_WIN`: none yet).
     win_from: u8,
-    /// The node fails with every budget below this one (0: nothing known; `ANY_BUDGET`:
-    /// it failed where no line was cut by the budget, so no budget would win).
+    /// The node fails with every budget below this one (0: nothing known).
     fails_below: u8,
     /// The winning move, when `win_from` is set.
     best: Pos,
@@ -299,8 +298,6 @@ struct Entry {
 }
 
 const NO_WIN: u8 = u8::MAX;
-/// `fails_below` of a node that fails whatever its budget.
-const ANY_BUDGET: u8 = u8::MAX;
 
 impl Entry {
     fn wins(&self, threes: u32) -> bool {
@@ -377,7 +374,6 @@ pub struct Searcher<'b, 'l> {
     pub aborted: bool,
     max_depth: u32,
     /// Set when some line was cut short by the three budget: a larger one may win.
-    /// Each attacker node reads it for its own subtree too (see `attack_at`).
     budget_bound: bool,
     /// Whether moves threatening a VCF count as threats (the second phase of `run_budget`).
     vcf_threats: bool,
@@ -648,21 +644,10 @@ impl<'b, 'l> Searcher<'b, 'l> {
                 return true;
             }
             if e.fails(threes) {
-                // A failure the budget may have caused counts as a line cut by it.
-                if e.fails_below != ANY_BUDGET {
-                    self.budget_bound = true;
-                }
                 return false;
             }
             hint = e.hint;
         }
-        // Whether this node's own subtree meets the budget, kept apart from the rest of
-        // the tree's: a node that fails with no line cut by the budget fails with any
-        // budget, and the table says so. Each level of the root's deepening over the
-        // budget searched such nodes again: in pub-free-win002/s3 the first phase's last
-        // three levels took 64k, 58k and 58k nodes and found no new position; now 39k,
-        // 8k and 1k.
-        let outer_bound = std::mem::replace(&mut self.budget_bound, false);
         let mut moves = self.move_buffers.pop().unwrap_or_default();
         moves.clear();
         let must_block = self.board.has_five_point(self.defender);
@@ -671,8 +656,7 @@ impl<'b, 'l> Searcher<'b, 'l> {
             match five_stoppers(self.board, self.defender) {
                 None => {
                     self.move_buffers.push(moves);
-                    self.budget_bound = outer_bound;
-                    return self.store_failure(threes, Pos::NONE, false);
+                    return self.store(false, threes, Pos::NONE);
                 }
                 Some(stops) => {
                     for p in stops {
@@ -769,16 +753,10 @@ impl<'b, 'l> Searcher<'b, 'l> {
             }
         }
         self.move_buffers.push(moves);
-        let bound_here = self.budget_bound;
-        self.budget_bound = outer_bound || bound_here;
         if self.aborted {
             return false;
         }
-        if proven {
-            self.store(true, threes, best)
-        } else {
-            self.store_failure(threes, hardest.1, bound_here)
-        }
+        self.store(proven, threes, if proven { best } else { hardest.1 })
     }
 
     /// Allis's "prefer the two-reply three": orders the three-moves by how many replies
@@ -847,18 +825,6 @@ impl<'b, 'l> Searcher<'b, 'l> {
             }
         }
         win
-    }
-
-    /// Stores a failure of the node with `threes`: for every budget when `budget_bound`
-    /// is false (no line below it was cut by the budget). Returns false.
-    fn store_failure(&mut self, threes: u32, hint: Pos, budget_bound: bool) -> bool {
-        let failed = self.store(false, threes, hint);
-        if !budget_bound && !self.aborted {
-            if let Some(e) = self.tt.get_mut(&self.key()) {
-                e.fails_below = ANY_BUDGET;
-            }
-        }
-        failed
     }
 
     /// The defender's replies after an attacker threat: to a four (`points` is `None`)
