@@ -364,10 +364,7 @@ impl SearchState {
     /// `GROW_SHARE_OF_OPTIMUM`).
     pub fn set_tt_bytes(&mut self, bytes: usize) {
         self.tt_bytes = bytes;
-        let wanted = TranspositionTable::size_for(bytes);
-        if self.tt.as_ref().is_some_and(|tt| tt.size_bytes() > wanted) {
-            self.tt = None;
-        }
+        self.drop_table_if(std::cmp::Ordering::Greater);
     }
 
     /// The size of the table made so far, if one is.
@@ -375,11 +372,15 @@ impl SearchState {
         self.tt.as_ref().map(TranspositionTable::size_bytes)
     }
 
-    /// Drops a table smaller than the size asked for, so that the next `table_in` makes
-    /// one of that size.
-    fn drop_smaller_table(&mut self) {
+    /// Drops the table when its size compares so (`Less`: smaller) with the size asked
+    /// for, so that the next `table_in` makes one of that size.
+    fn drop_table_if(&mut self, size_is: std::cmp::Ordering) {
         let wanted = TranspositionTable::size_for(self.tt_bytes);
-        if self.tt.as_ref().is_some_and(|tt| tt.size_bytes() < wanted) {
+        if self
+            .tt
+            .as_ref()
+            .is_some_and(|tt| tt.size_bytes().cmp(&wanted) == size_is)
+        {
             self.tt = None;
         }
     }
@@ -392,7 +393,7 @@ impl SearchState {
     /// its pages mapped (see `table_in`): for `START`, which is off the move's clock, to
     /// pay for it rather than the first move.
     pub fn prepare_table(&mut self) {
-        self.drop_smaller_table();
+        self.drop_table_if(std::cmp::Ordering::Less);
         table_in(&mut self.tt, self.tt_bytes, true);
     }
 
@@ -437,7 +438,7 @@ impl SearchState {
     ) -> Outcome {
         let time = limits.time.take();
         if mapping_fits(self.tt_bytes, time.as_ref(), GROW_SHARE_OF_OPTIMUM) {
-            self.drop_smaller_table();
+            self.drop_table_if(std::cmp::Ordering::Less);
         }
         let map_now = may_map_now(self.tt_bytes, time.as_ref());
         let tt = table_in(&mut self.tt, self.tt_bytes, map_now);

@@ -662,7 +662,14 @@ impl<C: Clock> TimeManager<C> {
     /// Gives back the time up to the hard limit that [`Self::hold_back`] or
     /// [`Self::restart_iterations`] kept from the iterations.
     pub fn release_hard_limit(&mut self) {
-        self.hard_deadline_ms = self.started_at_ms.saturating_add(self.budget.hard_ms);
+        self.stop_iterations_at(self.budget.hard_ms);
+    }
+
+    /// The iterations stop `ms` after the move's start (never past the hard limit).
+    fn stop_iterations_at(&mut self, ms: u64) {
+        self.hard_deadline_ms = self
+            .started_at_ms
+            .saturating_add(ms.min(self.budget.hard_ms));
     }
 
     /// The search starts its iterations again from depth 1, on other root moves (those
@@ -682,8 +689,7 @@ impl<C: Clock> TimeManager<C> {
         self.all_moves_fell = false;
         self.last_iteration_end_ms = self.elapsed_ms();
         self.retarget();
-        let end_ms = end_ms.min(self.budget.hard_ms);
-        self.hard_deadline_ms = self.started_at_ms.saturating_add(end_ms);
+        self.stop_iterations_at(end_ms);
     }
 
     /// The iterations start now: work done before them (the threat search's look for a
@@ -700,9 +706,7 @@ impl<C: Clock> TimeManager<C> {
     pub fn hold_back(&mut self, ms: u64) {
         let budget = self.budget;
         let held = ms.min(budget.hard_ms.saturating_sub(budget.optimum_ms));
-        self.hard_deadline_ms = self
-            .started_at_ms
-            .saturating_add(budget.hard_ms.saturating_sub(held));
+        self.stop_iterations_at(budget.hard_ms.saturating_sub(held));
     }
 
     /// Growth of an iteration's duration over the previous one: the mean of the latest
