@@ -465,6 +465,10 @@ struct Iteration {
     best_move: Coord,
     score: i32,
     duration_ms: u64,
+    /// The best move failed low into a panic during it: the other root moves were searched
+    /// without the cutoffs a holding best move gives, so its duration says nothing of how
+    /// iterations grow.
+    panicked: bool,
 }
 
 /// Iterations shorter than this are too coarse (1 ms clock) to estimate growth from.
@@ -495,6 +499,8 @@ pub struct TimeManager<C: Clock = SystemClock> {
     /// A panic ended with every move failing low; counts as a falling evaluation.
     all_moves_fell: bool,
     panic: Option<Panic>,
+    /// A panic started during the current iteration.
+    panicked_in_iteration: bool,
     /// The threat-space search refuted the best move: the search goes on up to the hard
     /// limit to find the move that holds.
     refuted: bool,
@@ -524,6 +530,7 @@ impl<C: Clock> TimeManager<C> {
             best_move_changed_in_panic: false,
             all_moves_fell: false,
             panic: None,
+            panicked_in_iteration: false,
             refuted: false,
         };
         manager.last_iteration_end_ms = manager.elapsed_ms();
@@ -583,6 +590,7 @@ impl<C: Clock> TimeManager<C> {
             best_move: report.best_move,
             score: report.score,
             duration_ms,
+            panicked: std::mem::take(&mut self.panicked_in_iteration),
         });
         self.retarget();
         // Panic adjustments apply to the iteration in which they happened only.
@@ -628,6 +636,7 @@ impl<C: Clock> TimeManager<C> {
                 fail,
                 since_ms: self.elapsed_ms(),
             });
+            self.panicked_in_iteration = true;
         }
         self.in_panic()
     }
@@ -685,6 +694,7 @@ impl<C: Clock> TimeManager<C> {
     pub fn restart_iterations(&mut self, end_ms: u64) {
         self.iterations.clear();
         self.panic = None;
+        self.panicked_in_iteration = false;
         self.best_move_changed_in_panic = false;
         self.all_moves_fell = false;
         self.last_iteration_end_ms = self.elapsed_ms();
@@ -710,12 +720,17 @@ impl<C: Clock> TimeManager<C> {
     }
 
     /// Growth of an iteration's duration over the previous one: the mean of the latest
-    /// measurable ratios, clamped; the default until there are any.
+    /// measurable ratios, clamped; the default until there are any. A pair with a
+    /// panicked iteration is not a measure: in pub-free-def014 (one orientation) depth 9
+    /// panicked and took 6.8 times depth 8, the mean then predicted that depth 10 would
+    /// not fit, and the move was the one depth 10 shows to lose; when depth 10 did run,
+    /// it took 1.9 times depth 9.
     fn branching_factor(&self) -> f64 {
         let ratios: Vec<f64> = self
             .iterations
             .windows(2)
             .filter(|pair| pair[0].duration_ms >= MEASURABLE_ITERATION_MS)
+            .filter(|pair| !pair[0].panicked && !pair[1].panicked)
             .map(|pair| pair[1].duration_ms as f64 / pair[0].duration_ms as f64)
             .collect();
         let recent = &ratios[ratios.len().saturating_sub(BRANCHING_WINDOW)..];
@@ -1269,6 +1284,38 @@ mod tests {
         let mut tm = TimeManager::start(&clock, 0, turn_budget(1_000, 1_200), off);
         let (elapsed, reason) = run(&mut tm, &clock, &durations, changing);
         assert_eq!((elapsed, reason), (700, StopReason::NextIterationTooLong));
+    }
+
+    #[test]
+    fn a_panicked_iteration_does_not_count_as_growth() {
+        // Depths 1-3 take 10, 20 and 40 ms (growth 2); depth 4 takes 300 ms and ends at
+        // 370 with a new best move. Measured from depth 4, growth is 3.8: the next
+        // iteration's first root move would end at 370 + 300 * 3.8 / 2 = 945, past the
+        // hard limit, so no depth 5. When depth 4 took that long because its best move
+        // failed low into a panic, growth stays 2 and depth 5 starts.
+        let depth_four = |panicked: bool| {
+            let clock = ManualClock::new(0);
+            let params = TimeParams::default();
+            let mut tm = TimeManager::start(&clock, 0, turn_budget(800, 900), params.clone());
+            for (depth, duration) in [(1, 10), (2, 20), (3, 40)] {
+                clock.advance(duration);
+                let decision = tm.after_iteration(report(depth, Coord::new(7, 7), 40));
+                assert_eq!(decision, Decision::Continue);
+            }
+            clock.advance(50);
+            if panicked {
+                let drop = params.panic_drop;
+                assert!(tm.on_fail_low(fail_low(40, 40 - drop, false)));
+                tm.on_resolved(Resolution::FoundMove(Coord::new(8, 8)));
+            }
+            clock.advance(250);
+            tm.after_iteration(report(4, Coord::new(8, 8), -200))
+        };
+        assert_eq!(
+            depth_four(false),
+            Decision::Stop(StopReason::NextIterationTooLong)
+        );
+        assert_eq!(depth_four(true), Decision::Continue);
     }
 
     #[test]
