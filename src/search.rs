@@ -649,6 +649,10 @@ impl<'a> Worker<'a> {
                 // main search needed to find the winning move (the iterations started
                 // at ~100 ms or ~330 ms from one run to the next). In def013 and def022
                 // the first phase takes 5.9k and 170 nodes.
+                // In play it is not cheap: at 1 s per move (freestyle, 200 games) it ran
+                // to its end in about 13% of the moves, where depth 1 began 200-300 ms
+                // into the move, and it found a win before depth 1 in 25 of 5079 moves.
+                // Yet without it: -19.1 Elo [-67.9, +28.9] over 200 games. Kept.
                 let us = self.board.side_to_move();
                 let memo = &self.threat_memo;
                 let (phase, _) = memo.progress();
