@@ -499,8 +499,6 @@ pub struct TimeManager<C: Clock = SystemClock> {
     /// A panic ended with every move failing low; counts as a falling evaluation.
     all_moves_fell: bool,
     panic: Option<Panic>,
-    /// A panic started during the current iteration.
-    panicked_in_iteration: bool,
     /// The threat-space search refuted the best move: the search goes on up to the hard
     /// limit to find the move that holds.
     refuted: bool,
@@ -530,7 +528,6 @@ impl<C: Clock> TimeManager<C> {
             best_move_changed_in_panic: false,
             all_moves_fell: false,
             panic: None,
-            panicked_in_iteration: false,
             refuted: false,
         };
         manager.last_iteration_end_ms = manager.elapsed_ms();
@@ -584,13 +581,17 @@ impl<C: Clock> TimeManager<C> {
         let now = self.elapsed_ms();
         let duration_ms = now.saturating_sub(self.last_iteration_end_ms);
         self.last_iteration_end_ms = now;
+        // A panic of this iteration is still open, or it ended in one of the two ways
+        // `on_resolved` records (both reset for every iteration).
+        let panicked =
+            self.panic.is_some() || self.best_move_changed_in_panic || self.all_moves_fell;
         // A completed iteration has searched every root move: any panic is settled.
         self.panic = None;
         self.iterations.push(Iteration {
             best_move: report.best_move,
             score: report.score,
             duration_ms,
-            panicked: std::mem::take(&mut self.panicked_in_iteration),
+            panicked,
         });
         self.retarget();
         // Panic adjustments apply to the iteration in which they happened only.
@@ -636,7 +637,6 @@ impl<C: Clock> TimeManager<C> {
                 fail,
                 since_ms: self.elapsed_ms(),
             });
-            self.panicked_in_iteration = true;
         }
         self.in_panic()
     }
@@ -694,7 +694,6 @@ impl<C: Clock> TimeManager<C> {
     pub fn restart_iterations(&mut self, end_ms: u64) {
         self.iterations.clear();
         self.panic = None;
-        self.panicked_in_iteration = false;
         self.best_move_changed_in_panic = false;
         self.all_moves_fell = false;
         self.last_iteration_end_ms = self.elapsed_ms();
