@@ -20,6 +20,9 @@
 //!
 //! Undo restores rather than recomputes: a placement saves the counters and the classes
 //! of the forty cells along its lines in a per-ply record, so undo does no table lookups.
+//!
+//! The threat-space search reads none of the combination state nor `nearby`: while it
+//! runs, the board may be [paused](Board::pause_search_extras) so its placements skip them.
 
 use crate::pattern::{self, slot_shift, Cell, Pattern, PatternTable, HALF_LINE};
 use crate::types::{Color, Coord, Rule};
@@ -369,6 +372,12 @@ pub struct Board {
     /// Null moves (passes) in force: each flips the side to move without a stone.
     passes: u32,
     history: Vec<Pos>,
+    /// How many [`Board::pause_search_extras`] are in force (they nest); while any is,
+    /// placements leave the combination state and `nearby` as they were.
+    extras_paused: u32,
+    /// The history's length when the outermost pause began: no stone below it may be
+    /// taken back while paused, or its undo record would not match.
+    paused_at: usize,
 }
 
 impl Board {
@@ -413,6 +422,8 @@ impl Board {
             side_to_move: Color::Black,
             passes: 0,
             history: Vec::with_capacity(width * height),
+            extras_paused: 0,
+            paused_at: 0,
         };
         for y in 0..height {
             for x in 0..width {
@@ -428,7 +439,7 @@ impl Board {
         let all: Vec<Pos> = board.positions().collect();
         for p in all {
             board.refresh_patterns(p);
-            board.count_patterns(p, 1);
+            board.count_patterns::<true>(p, 1);
         }
         Ok(board)
     }
@@ -528,6 +539,7 @@ impl Board {
     /// [`Self::stones_nearby`]). Eight cells are tested at a time, as the bytes of a word
     /// of `nearby`: a run of far or occupied cells costs one test.
     pub fn for_cells_near_stones(&self, mut f: impl FnMut(Pos)) {
+        debug_assert!(self.extras_exact(), "search extras read while paused");
         const LOW7: u64 = u64::from_ne_bytes([0x7f; 8]);
         const HIGH: u64 = u64::from_ne_bytes([0x80; 8]);
         for y in 0..self.height {
@@ -655,6 +667,7 @@ impl Board {
     /// four or five on any line of the cell.
     #[inline]
     pub fn four_three_cells(&self, color: Color) -> u32 {
+        debug_assert!(self.extras_exact(), "search extras read while paused");
         let counts = &self.combo_counts[color.index()];
         counts[combo::FOUR_THREE] + counts[combo::FOUR_FOUR]
     }
@@ -663,6 +676,7 @@ impl Board {
     /// always 0, its double threes are forbidden).
     #[inline]
     pub fn double_three_cells(&self, color: Color) -> u32 {
+        debug_assert!(self.extras_exact(), "search extras read while paused");
         self.combo_counts[color.index()][combo::DOUBLE_THREE]
     }
 
@@ -671,6 +685,7 @@ impl Board {
     /// Renju forbidden points are not excluded.
     #[inline]
     pub fn winning_four_cells(&self, color: Color) -> u32 {
+        debug_assert!(self.extras_exact(), "search extras read while paused");
         let counts = &self.combo_counts[color.index()];
         counts[combo::FOUR_FOUR] + counts[combo::BIG_FOUR]
     }
@@ -679,12 +694,14 @@ impl Board {
     /// (the others make fours on two lines).
     #[inline]
     pub fn big_four_cells(&self, color: Color) -> u32 {
+        debug_assert!(self.extras_exact(), "search extras read while paused");
         self.combo_counts[color.index()][combo::BIG_FOUR]
     }
 
     /// Stones within two cells of `p` (in both directions).
     #[inline]
     pub fn stones_nearby(&self, p: Pos) -> u8 {
+        debug_assert!(self.extras_exact(), "search extras read while paused");
         self.nearby[p.index()] & !OCCUPIED
     }
 
@@ -695,6 +712,39 @@ impl Board {
     }
 
     // ---- make / undo ----
+
+    /// Leaves the state only the main search reads as it is until the matching
+    /// [`Self::resume_search_extras`]: the combination sums and counters (read by
+    /// [`Self::four_three_cells`] and its kin) and the nearby counts (read by
+    /// [`Self::stones_nearby`] and [`Self::for_cells_near_stones`]), which must not be
+    /// read meanwhile. Placements then cost less: the threat-space search, which reads
+    /// neither, pauses them while it runs, and took about 10% less time for it (bench VCT
+    /// mean 86.9 -> 79.2 us; the 18 slowest orientation win puzzles 6.9 -> 6.2 s), while
+    /// the main search's placements kept their speed. Pauses nest. Every stone placed
+    /// while paused must be taken back before the outermost pause ends, and no stone
+    /// placed before it.
+    pub fn pause_search_extras(&mut self) {
+        if self.extras_paused == 0 {
+            self.paused_at = self.history.len();
+        }
+        self.extras_paused += 1;
+    }
+
+    /// Ends a [`Self::pause_search_extras`]; after the outermost one they are exact again.
+    pub fn resume_search_extras(&mut self) {
+        debug_assert!(self.extras_paused > 0, "resume without a pause");
+        debug_assert!(
+            self.extras_paused > 1 || self.history.len() == self.paused_at,
+            "a pause ends with stones it placed still on the board"
+        );
+        self.extras_paused = self.extras_paused.saturating_sub(1);
+    }
+
+    /// Whether the search extras are exact (no pause in force).
+    #[inline]
+    fn extras_exact(&self) -> bool {
+        self.extras_paused == 0
+    }
 
     /// Plays the side to move's stone at `c`, checking the coordinate.
     pub fn play(&mut self, c: Coord) -> Result<(), BoardError> {
@@ -722,13 +772,18 @@ impl Board {
         self.hash ^= ZOBRIST[p.index()][color.index()];
         self.stone_counts[color.index()] += 1;
         self.history.push(p);
-        for &d in &self.square {
-            self.nearby[slot((p.0 as isize + d) as usize)] += 1;
+        let bits = Cell::stone(color) as u32;
+        // After `update_lines` saved the counters for undo, `p` no longer counts.
+        if self.extras_exact() {
+            for &d in &self.square {
+                self.nearby[slot((p.0 as isize + d) as usize)] += 1;
+            }
+            self.nearby[p.index()] += OCCUPIED;
+            self.update_lines::<true>(p, bits);
+            self.count_patterns::<true>(p, -1);
+        } else {
+            self.update_lines_paused(p, bits);
         }
-        self.nearby[p.index()] += OCCUPIED;
-        self.update_lines(p, Cell::stone(color) as u32);
-        // After `update_lines` saved the counters for undo: `p` no longer counts.
-        self.count_patterns(p, -1);
         self.side_to_move = self.side_after_counts();
         self.debug_check();
     }
@@ -746,27 +801,32 @@ impl Board {
         self.cells[p.index()] = Cell::Empty;
         self.hash ^= ZOBRIST[p.index()][color.index()];
         self.stone_counts[color.index()] -= 1;
-        for &d in &self.square {
-            self.nearby[slot((p.0 as isize + d) as usize)] -= 1;
-        }
-        self.nearby[p.index()] -= OCCUPIED;
-        // `p`'s own classes and sums were left as they were when it was empty, and are
-        // right again now; the cells along its lines and the counters come back from the
-        // record.
-        let record = self.undo_records.take(self.history.len());
-        // (The `min` shows the compiler that `i` indexes the tables of LINE_CELLS.)
-        for i in 0..self.line_cells.min(LINE_CELLS) {
-            let q = slot((p.0 as isize + self.line_offsets[i]) as usize);
-            if self.cells[q] == Cell::Empty {
-                self.codes[q][LINE_DIRS[i]] &= !(3 << LINE_SHIFTS[i]);
-                self.patterns[q] = record.patterns[i];
-                self.combo_sums[q] = record.combo_sums[i];
+        if self.extras_exact() {
+            for &d in &self.square {
+                self.nearby[slot((p.0 as isize + d) as usize)] -= 1;
             }
+            self.nearby[p.index()] -= OCCUPIED;
+            self.restore_lines::<true>(p);
+        } else {
+            debug_assert!(self.history.len() >= self.paused_at, "undo past a pause");
+            self.restore_lines_paused(p);
         }
-        self.pattern_counts = record.pattern_counts;
-        self.combo_counts = record.combo_counts;
         self.side_to_move = self.side_after_counts();
         self.debug_check();
+    }
+
+    /// The paused placement's line updates, kept out of line so that the full one, which
+    /// the main search makes, stays as compact as it was.
+    #[inline(never)]
+    fn update_lines_paused(&mut self, p: Pos, bits: u32) {
+        self.update_lines::<false>(p, bits);
+        self.count_patterns::<false>(p, -1);
+    }
+
+    /// The paused undo's line restores, out of line like `update_lines_paused`.
+    #[inline(never)]
+    fn restore_lines_paused(&mut self, p: Pos) {
+        self.restore_lines::<false>(p);
     }
 
     fn side_after_counts(&self) -> Color {
@@ -798,15 +858,42 @@ impl Board {
         self.side_to_move = self.side_after_counts();
     }
 
+    /// Undoes `update_lines` for the stone taken back from `p` (already off the history):
+    /// `p`'s own classes and sums were left as they were when it was empty, and are right
+    /// again now; the cells along its lines and the counters come back from the record.
+    /// `EXTRAS` as in `update_lines`.
+    #[inline(always)]
+    fn restore_lines<const EXTRAS: bool>(&mut self, p: Pos) {
+        let record = self.undo_records.take(self.history.len());
+        // (The `min` shows the compiler that `i` indexes the tables of LINE_CELLS.)
+        for i in 0..self.line_cells.min(LINE_CELLS) {
+            let q = slot((p.0 as isize + self.line_offsets[i]) as usize);
+            if self.cells[q] == Cell::Empty {
+                self.codes[q][LINE_DIRS[i]] &= !(3 << LINE_SHIFTS[i]);
+                self.patterns[q] = record.patterns[i];
+                if EXTRAS {
+                    self.combo_sums[q] = record.combo_sums[i];
+                }
+            }
+        }
+        self.pattern_counts = record.pattern_counts;
+        if EXTRAS {
+            self.combo_counts = record.combo_counts;
+        }
+    }
+
     /// Sets `p`'s slot to `bits` (a stone) in the code of each empty cell within reach
     /// along the four lines, and refreshes their classes, sums and counters, saving what
-    /// it overwrites in the undo record of this ply.
+    /// it overwrites in the undo record of this ply. Without `EXTRAS` (paused, see
+    /// [`Board::pause_search_extras`]) the combination sums and counters are left alone.
     #[inline(always)]
-    fn update_lines(&mut self, p: Pos, bits: u32) {
+    fn update_lines<const EXTRAS: bool>(&mut self, p: Pos, bits: u32) {
         // `p` is already in the history: its record is the last one.
         let record = self.undo_records.slot(self.history.len() - 1);
         record.pattern_counts = self.pattern_counts;
-        record.combo_counts = self.combo_counts;
+        if EXTRAS {
+            record.combo_counts = self.combo_counts;
+        }
         // (The `min` shows the compiler that `i` indexes the tables of LINE_CELLS.)
         for i in 0..self.line_cells.min(LINE_CELLS) {
             let q = slot((p.0 as isize + self.line_offsets[i]) as usize);
@@ -818,7 +905,9 @@ impl Board {
             if self.cells[q] == Cell::Empty {
                 let (dir, shift) = (LINE_DIRS[i], LINE_SHIFTS[i]);
                 record.patterns[i] = self.patterns[q];
-                record.combo_sums[i] = self.combo_sums[q];
+                if EXTRAS {
+                    record.combo_sums[i] = self.combo_sums[q];
+                }
                 self.codes[q][dir] |= bits << shift;
                 let new = self.table.lookup(self.codes[q][dir]);
                 let old = &mut self.patterns[q];
@@ -834,7 +923,7 @@ impl Board {
                     // Most changes are between classes that cannot combine, and most that
                     // can leave the cell's kind as it was: both tests are predictable and
                     // spare the counters' read-modify-write.
-                    if COMBO_CODE[now] != COMBO_CODE[was] {
+                    if EXTRAS && COMBO_CODE[now] != COMBO_CODE[was] {
                         let before = sums[c];
                         let after = before + COMBO_CODE[now] - COMBO_CODE[was];
                         sums[c] = after;
@@ -864,16 +953,19 @@ impl Board {
         self.combo_sums[p.index()] = sums;
     }
 
-    /// Adds (`sign` = 1) or removes (−1) the classes of cell `p` from the counters.
-    fn count_patterns(&mut self, p: Pos, sign: i32) {
+    /// Adds (`sign` = 1) or removes (−1) the classes of cell `p` from the counters
+    /// (without `EXTRAS`, only the pattern counters).
+    fn count_patterns<const EXTRAS: bool>(&mut self, p: Pos, sign: i32) {
         for c in 0..2 {
             for dir in 0..4 {
                 let class = self.patterns[p.index()][c][dir] as usize;
                 self.pattern_counts[c][class] =
                     (self.pattern_counts[c][class] as i32 + sign) as u32;
             }
-            let kind = self.combo_kinds[c][self.combo_sums[p.index()][c] as usize] as usize;
-            self.combo_counts[c][kind] = (self.combo_counts[c][kind] as i32 + sign) as u32;
+            if EXTRAS {
+                let kind = self.combo_kinds[c][self.combo_sums[p.index()][c] as usize] as usize;
+                self.combo_counts[c][kind] = (self.combo_counts[c][kind] as i32 + sign) as u32;
+            }
         }
     }
 
@@ -930,7 +1022,7 @@ impl Board {
         let mut counts = [[0u32; Pattern::COUNT]; 2];
         let mut combos = [[0u32; combo::COUNT]; 2];
         for p in self.positions() {
-            if self.is_empty(p) {
+            if self.is_empty(p) && self.extras_exact() {
                 for c in 0..2 {
                     let sum: u16 = (0..4)
                         .map(|dir| {
@@ -969,6 +1061,10 @@ impl Board {
         }
         if counts != self.pattern_counts {
             return Err("pattern counts differ from recomputation".into());
+        }
+        if !self.extras_exact() {
+            // Paused: the combination state and nearby counts are those of the pause.
+            return Ok(());
         }
         if combos != self.combo_counts {
             return Err("combination counts differ from recomputation".into());

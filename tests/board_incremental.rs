@@ -110,12 +110,61 @@ fn random_walk(width: usize, height: usize, rule: Rule, seed: u64, steps: usize)
         if step % 500 == 499 {
             board = board.clone();
         }
+        if step % 97 == 96 {
+            paused_excursion(
+                &mut board,
+                &mut rng,
+                &format!("{rule} seed {seed} step {step}"),
+            );
+        }
     }
     while board.move_count() > 0 {
         board.undo();
     }
     board.verify_incremental_state().unwrap();
     assert_eq!(board.hash(), empty_hash);
+}
+
+/// A few moves made and taken back with the search extras paused (as the threat search
+/// does), one pause nested in another: the lines and pattern counts stay exact
+/// throughout, and once the pauses end the combination counts and nearby cells are
+/// exact again.
+fn paused_excursion(board: &mut Board, rng: &mut StdRng, what: &str) {
+    let start = board.move_count();
+    board.pause_search_extras();
+    let mut inner_start = start;
+    for depth in 0..2 {
+        if depth == 1 {
+            inner_start = board.move_count();
+            board.pause_search_extras();
+        }
+        for _ in 0..rng.gen_range(1..6) {
+            let empties: Vec<Pos> = board.positions().filter(|&p| board.is_empty(p)).collect();
+            if empties.is_empty() {
+                break;
+            }
+            board.make(empties[rng.gen_range(0..empties.len())]);
+            if let Err(e) = board.verify_incremental_state() {
+                panic!("{what}, paused: {e}\n{board}");
+            }
+        }
+    }
+    loop {
+        if board.move_count() == inner_start {
+            board.resume_search_extras();
+        }
+        if board.move_count() == start {
+            break;
+        }
+        board.undo();
+        if let Err(e) = board.verify_incremental_state() {
+            panic!("{what}, undone while paused: {e}\n{board}");
+        }
+    }
+    board.resume_search_extras();
+    board.verify_incremental_state().unwrap();
+    check_near_cells(board, &format!("{what}, after a pause"));
+    check_combinations(board, &format!("{what}, after a pause"));
 }
 
 #[test]

@@ -402,8 +402,17 @@ pub struct Searcher<'b, 'l> {
     stopped_between_phases: bool,
 }
 
+impl Drop for Searcher<'_, '_> {
+    fn drop(&mut self) {
+        self.board.resume_search_extras();
+    }
+}
+
 impl<'b, 'l> Searcher<'b, 'l> {
     pub fn new(board: &'b mut Board, attacker: Color, limits: &'l Limits<'l>) -> Self {
+        // The search reads only stones and line classes; its placements skip the rest
+        // until it is dropped (see `Drop`).
+        board.pause_search_extras();
         Searcher {
             board,
             attacker,
