@@ -724,7 +724,7 @@ impl Board {
     /// while paused must be taken back before the outermost pause ends, and no stone
     /// placed before it.
     pub fn pause_search_extras(&mut self) {
-        if self.extras_paused == 0 {
+        if self.extras_exact() {
             self.paused_at = self.history.len();
         }
         self.extras_paused += 1;

@@ -81,12 +81,17 @@ fn check_near_cells(board: &Board, what: &str) {
     assert_eq!(scanned, expected, "{what}\n{board}");
 }
 
+/// The empty cells of `board`, row by row.
+fn empty_cells(board: &Board) -> Vec<Pos> {
+    board.positions().filter(|&p| board.is_empty(p)).collect()
+}
+
 fn random_walk(width: usize, height: usize, rule: Rule, seed: u64, steps: usize) {
     let mut board = Board::new(width, height, rule).unwrap();
     let empty_hash = board.hash();
     let mut rng = StdRng::seed_from_u64(seed);
     for step in 0..steps {
-        let empties: Vec<Pos> = board.positions().filter(|&p| board.is_empty(p)).collect();
+        let empties = empty_cells(&board);
         // Mostly play, sometimes take back, so the walk goes deep and also unwinds.
         if !empties.is_empty() && (board.move_count() == 0 || rng.gen_bool(0.65)) {
             board.make(empties[rng.gen_range(0..empties.len())]);
@@ -139,7 +144,7 @@ fn paused_excursion(board: &mut Board, rng: &mut StdRng, what: &str) {
             board.pause_search_extras();
         }
         for _ in 0..rng.gen_range(1..6) {
-            let empties: Vec<Pos> = board.positions().filter(|&p| board.is_empty(p)).collect();
+            let empties = empty_cells(board);
             if empties.is_empty() {
                 break;
             }
