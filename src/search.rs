@@ -794,15 +794,10 @@ impl<'a> Worker<'a> {
         best: &mut Outcome,
         report: &mut dyn FnMut(&SearchEvent),
     ) {
-        let Some(tm) = self.time.as_ref() else { return };
         let us = self.board.side_to_move();
         let them = us.opponent();
-        // A search ended by the (held back) hard limit leaves the check its time; a stop
-        // request or the node limit does not.
-        if self.stopped_by_request_or_nodes()
-            || tm.budget().hard_ms.saturating_sub(tm.elapsed_ms()) == 0
+        if !self.check_may_go_on(best.value)
             || best.best == Pos::NONE
-            || eval::is_decisive(best.value)
             || self.board.has_five_point(us)
             || self.board.has_five_point(them)
         {
@@ -821,16 +816,21 @@ impl<'a> Worker<'a> {
             return;
         }
         self.replace_refuted_choice(root_moves, best, report);
-        if behind
-            && !self.stopped_by_request_or_nodes()
-            && !eval::is_decisive(best.value)
-            && self
-                .time
-                .as_ref()
-                .is_some_and(|tm| tm.elapsed_ms() < tm.budget().hard_ms)
-        {
+        if behind && self.check_may_go_on(best.value) {
             self.try_forced_win(self.check_slice_end(), threat::Phases::All, best, report);
         }
+    }
+
+    /// Whether a threat search of the check may still run, after a search that ended
+    /// with `value`: only under a time manager, with time left before the hard limit
+    /// (a search ended by the held-back hard limit leaves the check its time; a stop
+    /// request or the node limit does not), and while the value is not already decisive.
+    fn check_may_go_on(&self, value: Value) -> bool {
+        let time_left = self
+            .time
+            .as_ref()
+            .is_some_and(|tm| tm.elapsed_ms() < tm.budget().hard_ms);
+        time_left && !self.stopped_by_request_or_nodes() && !eval::is_decisive(value)
     }
 
     /// The end of one threat search of the check: half of what is left of the optimum,
