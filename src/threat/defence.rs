@@ -7,11 +7,13 @@
 //! (open or closed). A three defends because the opponent's threes stop forcing once we
 //! can answer them with a four, and because its stones can turn one of the forced blocks
 //! into a four of ours. So the candidates are those squares and the cells where we make
-//! a three or better; each is tried and the opponent's win searched again.
+//! a three or better; each is tried and the opponent's win searched again, first with a
+//! small node cap for all of them, then with larger ones for those still standing (see
+//! `CANDIDATE_PASS_NODES`).
 //! When a candidate fails, the new proof (found with that candidate on the board) is
 //! also a proof without it, so later candidates must disturb it too: the candidate set is
-//! intersected with its squares, and shrinks until every survivor has been tried. That
-//! holds under freestyle and caro only (see `proof_holds_without_the_candidate`).
+//! intersected with what disturbs it, and shrinks until every survivor has been tried.
+//! That holds under freestyle and caro only (see `proof_holds_without_the_candidate`).
 
 use super::search::Searcher;
 use super::threats::{self, five_point, MoveShape};
@@ -22,6 +24,11 @@ use crate::types::{Color, Rule};
 
 /// Squares of a proof tree kept at most (bounds the work on huge VCT trees).
 const PROOF_SQUARE_CAP: usize = 4096;
+/// Node caps of the passes over the candidates before the last, which has the caller's
+/// limits: most candidates lose to a win found in a few thousand nodes, and a cheap pass
+/// drops them before a candidate that holds (and so runs its search to the cap) uses
+/// up the time. A deadline then leaves fewer untried candidates counted as defences.
+const CANDIDATE_PASS_NODES: [u64; 2] = [10_000, 100_000];
 /// How many of our own fours in a row are followed, each answered by the opponent's
 /// forced block, to see whether a delaying four leads to a real defence.
 const COUNTER_FOUR_DEPTH: u32 = 3;
@@ -80,53 +87,71 @@ fn defences_at_depth(
     }
     let opponent = side.opponent();
     let squares = opponent_proof(board, opponent, limits, nodes)?;
-    let mut candidates = squares;
     let counters = threats::cells_making(board, side, Pattern::Three);
-    candidates.extend(counters.iter().copied());
-    candidates.sort();
-    candidates.dedup();
-    candidates.retain(|&p| board.is_empty(p));
+    let mut pending = squares;
+    pending.extend(counters.iter().copied());
+    pending.sort();
+    pending.dedup();
+    pending.retain(|&p| board.is_empty(p));
+    pending.retain(|&p| threats::is_legal(board, p, side));
 
+    let passes = CANDIDATE_PASS_NODES
+        .iter()
+        .copied()
+        .filter(|&cap| cap < limits.max_nodes)
+        .chain(std::iter::once(limits.max_nodes));
     let mut good = Vec::new();
-    let mut i = 0;
-    while i < candidates.len() {
-        let c = candidates[i];
-        i += 1;
-        if !threats::is_legal(board, c, side) {
-            continue;
-        }
-        if out_of_time(limits) {
-            // Every search would stop at once, but only after a few hundred nodes each:
-            // over hundreds of candidates that overshoots the deadline by seconds. The
-            // untried candidates count as defences (too many, never a false "lost").
-            good.push(c);
-            continue;
-        }
-        let is_four = MoveShape::of(board, c, side).is_four();
-        board.place(c, side);
-        let refuted_by = opponent_proof(board, opponent, limits, nodes);
-        let holds = match &refuted_by {
-            Some(_) => false,
-            None if is_four => counter_four_holds(board, side, limits, four_depth, nodes),
-            None => true,
+    for cap in passes {
+        let last_pass = cap == limits.max_nodes;
+        let pass_limits = Limits {
+            max_nodes: cap,
+            ..*limits
         };
-        board.undo();
-        match refuted_by {
-            None if holds => good.push(c),
-            None => {}
-            Some(proof) if proof_holds_without_the_candidate(board.rule()) => {
-                // Later candidates must disturb this proof as well (or be our threats).
-                let tail: Vec<Pos> = candidates[i..]
-                    .iter()
-                    .copied()
-                    .filter(|p| proof.binary_search(p).is_ok() || counters.contains(p))
-                    .collect();
-                candidates.truncate(i);
-                candidates.extend(tail);
+        let mut candidates = std::mem::take(&mut pending);
+        let mut i = 0;
+        while i < candidates.len() {
+            let c = candidates[i];
+            i += 1;
+            if out_of_time(limits) {
+                // Every search would stop at once, but only after a few hundred nodes
+                // each: over hundreds of candidates that overshoots the deadline by
+                // seconds. The untried candidates count as defences (too many, never a
+                // false "lost").
+                good.push(c);
+                continue;
             }
-            Some(_) => {}
+            let is_four = MoveShape::of(board, c, side).is_four();
+            board.place(c, side);
+            let refuted_by = opponent_proof(board, opponent, &pass_limits, nodes);
+            let holds = match &refuted_by {
+                Some(_) => false,
+                None if !last_pass => {
+                    // Not refuted within this pass's nodes: tried again with more.
+                    board.undo();
+                    pending.push(c);
+                    continue;
+                }
+                None if is_four => counter_four_holds(board, side, limits, four_depth, nodes),
+                None => true,
+            };
+            board.undo();
+            match refuted_by {
+                None if holds => good.push(c),
+                None => {}
+                Some(proof) if proof_holds_without_the_candidate(board.rule()) => {
+                    // Later candidates, of this pass and the next, must disturb this
+                    // proof as well (or be our threats).
+                    let disturbs = |p: &Pos| proof.binary_search(p).is_ok() || counters.contains(p);
+                    pending.retain(disturbs);
+                    let tail: Vec<Pos> = candidates[i..].iter().copied().filter(disturbs).collect();
+                    candidates.truncate(i);
+                    candidates.extend(tail);
+                }
+                Some(_) => {}
+            }
         }
     }
+    good.sort();
     Some(good)
 }
 
