@@ -528,3 +528,60 @@ fn four_three_reply_window_holds_every_stopping_stone() {
         points.len()
     }
 }
+
+/// `defences` tried by brute force on defend puzzles of three rules: every move it
+/// returns leaves the opponent without a win found (within the same limits), and every
+/// other move near the stones loses: the opponent's win after it is found (with the
+/// larger limits of a win search, since a move left out because it leaves the proof
+/// standing may still take the search more nodes than one defence search gets). Its
+/// candidate passes (a cheap node cap first, the full one last) and its narrowing by
+/// proof squares must neither keep a move that loses nor drop one that holds. Fours are
+/// not brute-forced the second way: after the opponent's forced block we may have to
+/// defend again (`counter_four_holds`), which one search after the four does not see.
+#[test]
+fn defences_are_the_moves_after_which_no_win_is_found() {
+    let wanted = ["pub-free-def014", "pub-std-def022", "pub-renju-def027"];
+    let puzzles: Vec<Puzzle> = load("puzzles.txt")
+        .into_iter()
+        .filter(|p| wanted.contains(&p.id.as_str()))
+        .collect();
+    assert_eq!(
+        puzzles.len(),
+        wanted.len(),
+        "the chosen puzzles are in the suite"
+    );
+    for mut p in puzzles {
+        let b = &mut p.board;
+        let side = b.side_to_move();
+        let set = defences(b, side, &defence_limits()).expect("the opponent threatens a win");
+        let win_after = |b: &mut Board, m: Pos, limits: &Limits| {
+            b.place(m, side);
+            let win = find_win(b, side.opponent(), limits);
+            b.undo();
+            win
+        };
+        for &m in &set {
+            assert!(
+                win_after(b, m, &defence_limits()).is_none(),
+                "{}: {} is returned but loses",
+                p.id,
+                b.coord(m).to_pos_notation()
+            );
+        }
+        let mut near = Vec::new();
+        b.for_cells_near_stones(|m| near.push(m));
+        for m in near {
+            let four = wuzi::threat::threats::MoveShape::of(b, m, side).is_four();
+            if four || !wuzi::threat::threats::is_legal(b, m, side) || set.contains(&m) {
+                continue;
+            }
+            assert!(
+                win_after(b, m, &vct_limits()).is_some(),
+                "{}: {} is left out but no win is found after it (got {})",
+                p.id,
+                b.coord(m).to_pos_notation(),
+                names(b, &set)
+            );
+        }
+    }
+}
