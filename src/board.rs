@@ -631,15 +631,6 @@ impl Board {
         self.table.lookup(self.codes[p.index()][dir] | bits)[color.index()]
     }
 
-    /// [`Self::pattern_with_stone`] with stones of `color` at several offsets along the
-    /// line (each 1 ≤ |k| ≤ 5, on empty cells).
-    #[inline]
-    pub fn pattern_with_stones(&self, p: Pos, color: Color, dir: usize, ks: &[i32]) -> Pattern {
-        let stone = Cell::stone(color) as u32;
-        let bits = ks.iter().fold(0, |acc, &k| acc | stone << slot_shift(k));
-        self.table.lookup(self.codes[p.index()][dir] | bits)[color.index()]
-    }
-
     /// All four line classes of an empty cell for both colours.
     #[inline]
     pub fn cell_patterns(&self, p: Pos) -> &CellPatterns {

@@ -6,15 +6,12 @@
 //! it makes a counter-threat the proof did not have to face: a four of ours, or a three
 //! (open or closed). A three defends because the opponent's threes stop forcing once we
 //! can answer them with a four, and because its stones can turn one of the forced blocks
-//! into a four of ours. A stone that makes only a two can do the latter too, with the
-//! blocks the proof forces on its line (see `block_raisers`). So the candidates are those
-//! squares, the cells where we make a three or better and those twos; each is tried and
-//! the opponent's win searched again, first with a small node cap for all of them, then
-//! with larger ones for those still standing (see `CANDIDATE_PASS_NODES`).
+//! into a four of ours. So the candidates are those squares and the cells where we make
+//! a three or better; each is tried and the opponent's win searched again.
 //! When a candidate fails, the new proof (found with that candidate on the board) is
 //! also a proof without it, so later candidates must disturb it too: the candidate set is
-//! intersected with what disturbs it, and shrinks until every survivor has been tried.
-//! That holds under freestyle and caro only (see `proof_holds_without_the_candidate`).
+//! intersected with its squares, and shrinks until every survivor has been tried. That
+//! holds under freestyle and caro only (see `proof_holds_without_the_candidate`).
 
 use super::search::Searcher;
 use super::threats::{self, five_point, MoveShape};
@@ -22,15 +19,9 @@ use super::Limits;
 use crate::board::{Board, Pos};
 use crate::pattern::Pattern;
 use crate::types::{Color, Rule};
-use smallvec::SmallVec;
 
 /// Squares of a proof tree kept at most (bounds the work on huge VCT trees).
 const PROOF_SQUARE_CAP: usize = 4096;
-/// Node caps of the passes over the candidates before the last, which has the caller's
-/// limits: most candidates lose to a win found in a few thousand nodes, and a cheap pass
-/// drops them before a candidate that holds (and so runs its search to the cap) uses
-/// up the time. A deadline then leaves fewer untried candidates counted as defences.
-const CANDIDATE_PASS_NODES: [u64; 2] = [10_000, 100_000];
 /// How many of our own fours in a row are followed, each answered by the opponent's
 /// forced block, to see whether a delaying four leads to a real defence.
 const COUNTER_FOUR_DEPTH: u32 = 3;
@@ -89,114 +80,54 @@ fn defences_at_depth(
     }
     let opponent = side.opponent();
     let squares = opponent_proof(board, opponent, limits, nodes)?;
+    let mut candidates = squares;
     let counters = threats::cells_making(board, side, Pattern::Three);
-    let mut pending = Vec::new();
-    block_raisers(board, side, &squares, &mut pending);
-    pending.extend(squares);
-    pending.extend(counters.iter().copied());
-    pending.sort();
-    pending.dedup();
-    pending.retain(|&p| board.is_empty(p));
-    pending.retain(|&p| threats::is_legal(board, p, side));
+    candidates.extend(counters.iter().copied());
+    candidates.sort();
+    candidates.dedup();
+    candidates.retain(|&p| board.is_empty(p));
 
-    let passes = CANDIDATE_PASS_NODES
-        .iter()
-        .copied()
-        .filter(|&cap| cap < limits.max_nodes)
-        .chain(std::iter::once(limits.max_nodes));
     let mut good = Vec::new();
-    for cap in passes {
-        let last_pass = cap == limits.max_nodes;
-        let pass_limits = Limits {
-            max_nodes: cap,
-            ..*limits
+    let mut i = 0;
+    while i < candidates.len() {
+        let c = candidates[i];
+        i += 1;
+        if !threats::is_legal(board, c, side) {
+            continue;
+        }
+        if out_of_time(limits) {
+            // Every search would stop at once, but only after a few hundred nodes each:
+            // over hundreds of candidates that overshoots the deadline by seconds. The
+            // untried candidates count as defences (too many, never a false "lost").
+            good.push(c);
+            continue;
+        }
+        let is_four = MoveShape::of(board, c, side).is_four();
+        board.place(c, side);
+        let refuted_by = opponent_proof(board, opponent, limits, nodes);
+        let holds = match &refuted_by {
+            Some(_) => false,
+            None if is_four => counter_four_holds(board, side, limits, four_depth, nodes),
+            None => true,
         };
-        let mut candidates = std::mem::take(&mut pending);
-        let mut i = 0;
-        while i < candidates.len() {
-            let c = candidates[i];
-            i += 1;
-            if out_of_time(limits) {
-                // Every search would stop at once, but only after a few hundred nodes
-                // each: over hundreds of candidates that overshoots the deadline by
-                // seconds. The untried candidates count as defences (too many, never a
-                // false "lost").
-                good.push(c);
-                continue;
+        board.undo();
+        match refuted_by {
+            None if holds => good.push(c),
+            None => {}
+            Some(proof) if proof_holds_without_the_candidate(board.rule()) => {
+                // Later candidates must disturb this proof as well (or be our threats).
+                let tail: Vec<Pos> = candidates[i..]
+                    .iter()
+                    .copied()
+                    .filter(|p| proof.binary_search(p).is_ok() || counters.contains(p))
+                    .collect();
+                candidates.truncate(i);
+                candidates.extend(tail);
             }
-            let is_four = MoveShape::of(board, c, side).is_four();
-            board.place(c, side);
-            let refuted_by = opponent_proof(board, opponent, &pass_limits, nodes);
-            let holds = match &refuted_by {
-                Some(_) => false,
-                None if !last_pass => {
-                    // Not refuted within this pass's nodes: tried again with more.
-                    board.undo();
-                    pending.push(c);
-                    continue;
-                }
-                None if is_four => counter_four_holds(board, side, limits, four_depth, nodes),
-                None => true,
-            };
-            board.undo();
-            match refuted_by {
-                None if holds => good.push(c),
-                None => {}
-                Some(proof) if proof_holds_without_the_candidate(board.rule()) => {
-                    // Later candidates, of this pass and the next, must disturb this
-                    // proof as well (or be our threats).
-                    let mut raisers = Vec::new();
-                    block_raisers(board, side, &proof, &mut raisers);
-                    raisers.sort();
-                    let disturbs = |p: &Pos| {
-                        proof.binary_search(p).is_ok()
-                            || raisers.binary_search(p).is_ok()
-                            || counters.contains(p)
-                    };
-                    pending.retain(disturbs);
-                    let tail: Vec<Pos> = candidates[i..].iter().copied().filter(disturbs).collect();
-                    candidates.truncate(i);
-                    candidates.extend(tail);
-                }
-                Some(_) => {}
-            }
+            Some(_) => {}
         }
     }
-    good.sort();
     Some(good)
-}
-
-/// Adds to `out` the empty cells where a stone of `side` would make one of the proof's
-/// empty `squares` (sorted) a four point of ours, counting the proof's other empty
-/// squares on the line as ours too: the proof may force our blocks there, and with the
-/// stone a forced block becomes a four, a counter-threat the proof did not have to face.
-/// Such a stone may make no three of its own. In pub-std-def022, black's m7 (a closed
-/// two k5 . m7 on a diagonal) turns white's forced blocks n8 and l6 into the four
-/// k5 l6 m7 n8, and holds (an answer of the suite); it was never tried.
-fn block_raisers(board: &Board, side: Color, squares: &[Pos], out: &mut Vec<Pos>) {
-    let in_proof = |q: Pos| board.is_empty(q) && squares.binary_search(&q).is_ok();
-    for &s in squares.iter().filter(|&&s| board.is_empty(s)) {
-        for dir in 0..4 {
-            let mut ours: SmallVec<[i32; 12]> = (-5..=5)
-                .filter(|&k| k != 0 && in_proof(board.offset(s, dir, k as isize)))
-                .collect();
-            let proof_only = ours.len();
-            if board.pattern_with_stones(s, side, dir, &ours) >= Pattern::Four {
-                continue; // a four point without any stone of ours: nothing to add
-            }
-            for k in (-4..=4).filter(|&k| k != 0) {
-                let c = board.offset(s, dir, k as isize);
-                if !board.is_empty(c) || in_proof(c) {
-                    continue;
-                }
-                ours.push(k);
-                if board.pattern_with_stones(s, side, dir, &ours) >= Pattern::Four {
-                    out.push(c);
-                }
-                ours.truncate(proof_only);
-            }
-        }
-    }
 }
 
 /// Whether an opponent's proof found with one of our candidate stones on the board also
