@@ -53,15 +53,6 @@ const ROOT_THREAT_NODES: u64 = 1_000_000;
 /// was played from a proof after 716 ms; with the cap at 1M every slice stopped at it
 /// and the move came from the iterations.
 const ROOT_THREAT_NODES_PER_MS: u64 = 2_000;
-/// Attacker moves in one line (and threes in one line) of the threat searches at the
-/// root, as `solve` searches. Deeper lines cost nodes in every three budget's pass
-/// before the win: black's win after match-standard-game-0078-ply10 then f8 took 760k
-/// nodes at 30, 350k at 20 (the check of f8 had 204 ms and missed it at 30). Over the
-/// eight orientations of every shared win puzzle (`solve --win-only`, 5M nodes), the
-/// same 96 wins in 16.42M nodes at 20 and 16.80M at 30; the opponent's wins after 908
-/// wrong defences of the probe and puzzle positions (1M nodes), the same 905 in 5.74M
-/// and 5.81M; the defences of their 227 defend positions, 933M nodes and 986M.
-const ROOT_THREAT_DEPTH: u32 = 20;
 const WIN_SHARE_OF_OPTIMUM: u64 = 8;
 const DEFENCE_SHARE_OF_OPTIMUM: u64 = 8;
 /// Each search of the check of the chosen move (step 7) may use at least this share (1/N)
@@ -1001,7 +992,7 @@ impl<'a> Worker<'a> {
         threat::Limits {
             level: threat::Level::Vct,
             max_nodes: ROOT_THREAT_NODES.max(slice_ms.saturating_mul(ROOT_THREAT_NODES_PER_MS)),
-            max_depth: ROOT_THREAT_DEPTH,
+            max_depth: threat::ROOT_DEPTH,
             deadline,
             stop: Some(self.stop),
         }
@@ -1070,7 +1061,7 @@ impl<'a> Worker<'a> {
         let limits = |deadline| threat::Limits {
             level: threat::Level::Vct,
             max_nodes: ROOT_THREAT_NODES,
-            max_depth: ROOT_THREAT_DEPTH,
+            max_depth: threat::ROOT_DEPTH,
             deadline,
             stop,
         };

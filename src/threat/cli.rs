@@ -118,7 +118,7 @@ pub fn solve_cli(args: &[String], out: &mut dyn Write) -> i32 {
     let limits = Limits {
         level: Level::Vct,
         max_nodes: req.nodes,
-        max_depth: 20,
+        max_depth: super::ROOT_DEPTH,
         deadline: Some(start + req.time),
         stop: None,
     };
