@@ -47,7 +47,7 @@ const ROOT_THREAT_NODES: u64 = 1_000_000;
 /// A threat search of the check around the iterations (see `check_limits_until`) may use
 /// this many nodes per millisecond of its time slice when that is more than
 /// `ROOT_THREAT_NODES`: about what the search runs here (1.5-2 per microsecond), so that
-/// the cap, and the first phase's half of it, keep up with long slices instead of ending
+/// the cap, and the first phase's share of it, keep up with long slices instead of ending
 /// the search early. Slices up to 500 ms (every one at 1 s per move) keep the 1M cap.
 /// At 5 s per move, pub-renju-win026 (a win that takes 1.02M nodes of the first phase)
 /// was played from a proof after 716 ms; with the cap at 1M every slice stopped at it
