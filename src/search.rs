@@ -888,7 +888,29 @@ impl<'a> Worker<'a> {
                 let now = tm.elapsed_ms();
                 let hard = tm.budget().hard_ms;
                 let limits = self.check_limits_until(now + hard.saturating_sub(now) / 3);
-                if let Some(defences) = threat::defences(self.board, us, &limits) {
+                // The search's order (its best moves first), the refuted move last: those
+                // are the candidates the deadline leaves time to try.
+                let mut preferred: Vec<Pos> = root_moves.iter().map(|x| x.pos).collect();
+                preferred.retain(|&p| p != m);
+                preferred.push(m);
+                if let Some(set) = threat::defences_preferring(self.board, us, &limits, &preferred)
+                {
+                    // Only the proven defences when there are any: the rest were never
+                    // tried or were cut short, and the search among them and the checks
+                    // of its choices have only what is left of the move. In the self-play
+                    // position match-standard-game-0078-ply10 the defences get about 80 ms
+                    // and 5 of their 36 candidates are tried: in the search's order g7,
+                    // j5 and i9 lose, f7 is proven and i5 cut short. Among all 33 the
+                    // search chose g9, which was refuted, then played e6 unchecked (white
+                    // wins in 131k nodes); among the proven it plays f7, one of the three
+                    // unhurried defences (i5 f7 i8).
+                    // Self-play probes: standard FAIL 2, renju FAIL 1 (3 and 2-6 before);
+                    // freestyle, 200 games at 1 s per move: +22.6 Elo [-24.7, +70.7].
+                    let defences = if set.proven.is_empty() {
+                        set.moves
+                    } else {
+                        set.proven
+                    };
                     if !defences.is_empty() {
                         restrict_to_defences(root_moves, &defences);
                         self.retain_legal(root_moves);

@@ -5,7 +5,7 @@ use std::path::PathBuf;
 use wuzi::board::{Board, Pos};
 use wuzi::puzzles::Kind;
 use wuzi::threat::verify::{verify_win, Rejection};
-use wuzi::threat::{defences, find_win, Level, Limits};
+use wuzi::threat::{defences, defences_preferring, find_win, Level, Limits};
 use wuzi::types::{parse_pos_sequence, Color, Coord, Rule};
 
 /// The shared positions folder: `$WUZI_SHARED/positions` or `../shared/positions` beside
@@ -205,6 +205,53 @@ fn puzzle_suite_is_solved() {
 /// a held-out puzzle may come in any). pub-free-win002 was such a case: with the VCF
 /// probe of a threatened VCF capped at 50 nodes, two of its eight orientations had no
 /// win. A win whose first move is not listed is checked by the verifier.
+/// The defences tried in the reverse of board order are the same set as in board order
+/// (unhurried, the order only decides which candidates a deadline leaves untried), and
+/// the opponent has no win after any of those called proven.
+#[test]
+fn defences_do_not_depend_on_the_order_tried_and_the_proven_ones_hold() {
+    let mut proven_total = 0;
+    for mut p in load("puzzles.txt") {
+        if p.kind != Kind::Defend {
+            continue;
+        }
+        let side = p.board.side_to_move();
+        let limits = defence_limits();
+        let in_board_order = defences(&mut p.board, side, &limits).expect("a threat");
+        let mut reversed: Vec<Pos> = (0..p.board.cell_count() as u16).map(Pos).collect();
+        reversed.reverse();
+        let set = defences_preferring(&mut p.board, side, &limits, &reversed).expect("a threat");
+        let (mut a, mut b) = (in_board_order.clone(), set.moves.clone());
+        a.sort();
+        b.sort();
+        assert_eq!(
+            a,
+            b,
+            "{}: board order [{}], reversed [{}]",
+            p.id,
+            names(&p.board, &in_board_order),
+            names(&p.board, &set.moves)
+        );
+        // Tried last to first, the moves come out in that order.
+        assert!(set.moves.windows(2).all(|w| w[0] > w[1]), "{}", p.id);
+        for &m in &set.proven {
+            assert!(set.moves.contains(&m), "{}", p.id);
+            p.board.place(m, side);
+            let win = find_win(&mut p.board, side.opponent(), &limits);
+            p.board.undo();
+            assert!(
+                win.is_none(),
+                "{}: {} proven, yet the opponent wins",
+                p.id,
+                names(&p.board, &[m])
+            );
+        }
+        proven_total += set.proven.len();
+    }
+    // Unhurried, most defences are proven (a test that finds none proves nothing).
+    assert!(proven_total > 0);
+}
+
 #[test]
 fn win_verdicts_do_not_depend_on_the_boards_orientation() {
     // Searched to the full node limit in every orientation, without a win: slow to

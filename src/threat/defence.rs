@@ -12,6 +12,9 @@
 //! also a proof without it, so later candidates must disturb it too: the candidate set is
 //! intersected with its squares, and shrinks until every survivor has been tried. That
 //! holds under freestyle and caro only (see `proof_holds_without_the_candidate`).
+//! Under a deadline the candidates left untried count as defences; a caller can choose
+//! which are tried first, and learn which of the defences were proven (their re-search
+//! ran to its end), with [`defences_preferring`].
 
 use super::search::Searcher;
 use super::threats::{self, five_point, MoveShape};
@@ -26,22 +29,35 @@ const PROOF_SQUARE_CAP: usize = 4096;
 /// forced block, to see whether a delaying four leads to a real defence.
 const COUNTER_FOUR_DEPTH: u32 = 3;
 
-/// The squares of the opponent's proof tree (sorted), if it has a win within `limits`.
-fn opponent_proof(
+/// What the opponent's search found.
+enum OpponentSearch {
+    /// A win: the squares of its proof tree (sorted).
+    Wins(Vec<Pos>),
+    /// No win; `ended` when the search ran through its whole threat space (within the
+    /// limits' depth) rather than being cut by their nodes, deadline or stop flag.
+    NoWin { ended: bool },
+}
+
+/// The opponent's search for a win within `limits`.
+fn search_opponent(
     board: &mut Board,
     attacker: Color,
     limits: &Limits,
     nodes: &mut u64,
-) -> Option<Vec<Pos>> {
+) -> OpponentSearch {
     let mut searcher = Searcher::new(board, attacker, limits);
     let found = searcher.run_budget();
     *nodes += searcher.nodes;
-    let threes = found?;
+    let Some(threes) = found else {
+        return OpponentSearch::NoWin {
+            ended: !searcher.aborted,
+        };
+    };
     let mut squares = Vec::new();
     searcher.proof_squares(threes, PROOF_SQUARE_CAP, &mut squares);
     squares.sort();
     squares.dedup();
-    Some(squares)
+    OpponentSearch::Wins(squares)
 }
 
 /// When the opponent of `side_to_move` has a forced win (as if it moved now), the moves
@@ -63,9 +79,61 @@ pub fn defences_counted(
     side_to_move: Color,
     limits: &Limits,
 ) -> (Option<Vec<Pos>>, u64) {
-    let mut nodes = 0;
-    let result = defences_at_depth(board, side_to_move, limits, COUNTER_FOUR_DEPTH, &mut nodes);
-    (result, nodes)
+    let mut tally = Tally::default();
+    let result = defences_at_depth(
+        board,
+        side_to_move,
+        limits,
+        COUNTER_FOUR_DEPTH,
+        &[],
+        &mut tally,
+    );
+    (result, tally.nodes)
+}
+
+/// The defences of [`defences_preferring`].
+#[derive(Debug, Default, PartialEq)]
+pub struct DefenceSet {
+    /// Every move that may defend, as [`defences`] gives them.
+    pub moves: Vec<Pos>,
+    /// Those of `moves` after which the opponent's search ran through its whole threat
+    /// space without a win (not cut by the limits): defences as far as the threat space
+    /// goes. The others were cut short or never tried. (Our fours, whose defence is
+    /// followed through the forced block, are never counted here.)
+    pub proven: Vec<Pos>,
+}
+
+/// [`defences`], trying the candidates in `preferred` first, in its order (the others
+/// follow in board order), and telling the proven defences apart. Under a deadline the
+/// untried candidates count as defences, so the caller puts first the moves it is
+/// likeliest to play: those are then the ones tried.
+pub fn defences_preferring(
+    board: &mut Board,
+    side_to_move: Color,
+    limits: &Limits,
+    preferred: &[Pos],
+) -> Option<DefenceSet> {
+    let mut tally = Tally::default();
+    let moves = defences_at_depth(
+        board,
+        side_to_move,
+        limits,
+        COUNTER_FOUR_DEPTH,
+        preferred,
+        &mut tally,
+    )?;
+    Some(DefenceSet {
+        moves,
+        proven: tally.proven,
+    })
+}
+
+/// The work of one defence computation: the search nodes used, and the candidates found
+/// to hold with the opponent's search run to its end (see [`DefenceSet::proven`]).
+#[derive(Default)]
+struct Tally {
+    nodes: u64,
+    proven: Vec<Pos>,
 }
 
 fn defences_at_depth(
@@ -73,19 +141,27 @@ fn defences_at_depth(
     side: Color,
     limits: &Limits,
     four_depth: u32,
-    nodes: &mut u64,
+    preferred: &[Pos],
+    tally: &mut Tally,
 ) -> Option<Vec<Pos>> {
     if five_point(board, side).is_some() {
         return None;
     }
     let opponent = side.opponent();
-    let squares = opponent_proof(board, opponent, limits, nodes)?;
+    let OpponentSearch::Wins(squares) = search_opponent(board, opponent, limits, &mut tally.nodes)
+    else {
+        return None;
+    };
     let mut candidates = squares;
     let counters = threats::cells_making(board, side, Pattern::Three);
     candidates.extend(counters.iter().copied());
     candidates.sort();
     candidates.dedup();
     candidates.retain(|&p| board.is_empty(p));
+    if !preferred.is_empty() {
+        // Stable: the candidates not preferred keep their board order, after the others.
+        candidates.sort_by_key(|p| preferred.iter().position(|q| q == p).unwrap_or(usize::MAX));
+    }
 
     let mut good = Vec::new();
     let mut i = 0;
@@ -104,17 +180,24 @@ fn defences_at_depth(
         }
         let is_four = MoveShape::of(board, c, side).is_four();
         board.place(c, side);
-        let refuted_by = opponent_proof(board, opponent, limits, nodes);
-        let holds = match &refuted_by {
-            Some(_) => false,
-            None if is_four => counter_four_holds(board, side, limits, four_depth, nodes),
-            None => true,
+        let after = search_opponent(board, opponent, limits, &mut tally.nodes);
+        let holds = match &after {
+            OpponentSearch::Wins(_) => false,
+            OpponentSearch::NoWin { .. } if is_four => {
+                counter_four_holds(board, side, limits, four_depth, &mut tally.nodes)
+            }
+            OpponentSearch::NoWin { .. } => true,
         };
         board.undo();
-        match refuted_by {
-            None if holds => good.push(c),
-            None => {}
-            Some(proof) if proof_holds_without_the_candidate(board.rule()) => {
+        match after {
+            OpponentSearch::NoWin { ended } if holds => {
+                good.push(c);
+                if ended && !is_four {
+                    tally.proven.push(c);
+                }
+            }
+            OpponentSearch::NoWin { .. } => {}
+            OpponentSearch::Wins(proof) if proof_holds_without_the_candidate(board.rule()) => {
                 // Later candidates must disturb this proof as well (or be our threats).
                 let tail: Vec<Pos> = candidates[i..]
                     .iter()
@@ -124,7 +207,7 @@ fn defences_at_depth(
                 candidates.truncate(i);
                 candidates.extend(tail);
             }
-            Some(_) => {}
+            OpponentSearch::Wins(_) => {}
         }
     }
     Some(good)
@@ -181,7 +264,10 @@ fn counter_four_holds(
         return true;
     }
     board.place(legal[0], opponent);
-    let after = defences_at_depth(board, side, limits, four_depth - 1, nodes);
+    // The defences after the block are not ours at the root: only the nodes count.
+    let mut after_block = Tally::default();
+    let after = defences_at_depth(board, side, limits, four_depth - 1, &[], &mut after_block);
+    *nodes += after_block.nodes;
     board.undo();
     match after {
         None => true,

@@ -26,7 +26,7 @@ use std::time::Instant;
 
 pub use bench::{bench_corpus, BenchReport};
 pub use cli::solve_cli;
-pub use defence::{defences, defences_counted};
+pub use defence::{defences, defences_counted, defences_preferring, DefenceSet};
 pub use search::Memo;
 pub use threats::{Category, ThreatKind};
 
