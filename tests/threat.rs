@@ -199,12 +199,6 @@ fn puzzle_suite_is_solved() {
     run_suite("puzzles.txt");
 }
 
-/// The threat search's verdict on a win puzzle must not depend on how the board is
-/// turned: every rule is symmetric, but move order, tie-breaks and the node caps of its
-/// sub-searches are not, so a win found in one orientation only was found by luck (and
-/// a held-out puzzle may come in any). pub-free-win002 was such a case: with the VCF
-/// probe of a threatened VCF capped at 50 nodes, two of its eight orientations had no
-/// win. A win whose first move is not listed is checked by the verifier.
 /// The defences tried in the reverse of board order are the same set as in board order
 /// (unhurried, the order only decides which candidates a deadline leaves untried), and
 /// the opponent has no win after any of those called proven.
@@ -248,10 +242,16 @@ fn defences_do_not_depend_on_the_order_tried_and_the_proven_ones_hold() {
         }
         proven_total += set.proven.len();
     }
-    // Unhurried, most defences are proven (a test that finds none proves nothing).
+    // Unhurried, defences are proven (a run that never meets one would check nothing).
     assert!(proven_total > 0);
 }
 
+/// The threat search's verdict on a win puzzle must not depend on how the board is
+/// turned: every rule is symmetric, but move order, tie-breaks and the node caps of its
+/// sub-searches are not, so a win found in one orientation only was found by luck (and
+/// a held-out puzzle may come in any). pub-free-win002 was such a case: with the VCF
+/// probe of a threatened VCF capped at 50 nodes, two of its eight orientations had no
+/// win. A win whose first move is not listed is checked by the verifier.
 #[test]
 fn win_verdicts_do_not_depend_on_the_boards_orientation() {
     // Searched to the full node limit in every orientation, without a win: slow to
