@@ -80,14 +80,7 @@ pub fn defences_counted(
     limits: &Limits,
 ) -> (Option<Vec<Pos>>, u64) {
     let mut tally = Tally::default();
-    let result = defences_at_depth(
-        board,
-        side_to_move,
-        limits,
-        COUNTER_FOUR_DEPTH,
-        &[],
-        &mut tally,
-    );
+    let result = defences_at_root(board, side_to_move, limits, &[], &mut tally);
     (result, tally.nodes)
 }
 
@@ -114,14 +107,7 @@ pub fn defences_preferring(
     preferred: &[Pos],
 ) -> Option<DefenceSet> {
     let mut tally = Tally::default();
-    let moves = defences_at_depth(
-        board,
-        side_to_move,
-        limits,
-        COUNTER_FOUR_DEPTH,
-        preferred,
-        &mut tally,
-    )?;
+    let moves = defences_at_root(board, side_to_move, limits, preferred, &mut tally)?;
     Some(DefenceSet {
         moves,
         proven: tally.proven,
@@ -134,6 +120,17 @@ pub fn defences_preferring(
 struct Tally {
     nodes: u64,
     proven: Vec<Pos>,
+}
+
+/// The defences of the position itself, with the full depth of our delaying fours.
+fn defences_at_root(
+    board: &mut Board,
+    side: Color,
+    limits: &Limits,
+    preferred: &[Pos],
+    tally: &mut Tally,
+) -> Option<Vec<Pos>> {
+    defences_at_depth(board, side, limits, COUNTER_FOUR_DEPTH, preferred, tally)
 }
 
 fn defences_at_depth(
