@@ -79,13 +79,12 @@ pub fn defences_counted(
     side_to_move: Color,
     limits: &Limits,
 ) -> (Option<Vec<Pos>>, u64) {
-    let mut tally = Tally::default();
-    let result = defences_at_root(board, side_to_move, limits, &[], &mut tally);
-    (result, tally.nodes)
+    let (set, nodes) = defences_at_root(board, side_to_move, limits, &[]);
+    (set.map(|set| set.moves), nodes)
 }
 
 /// The defences of [`defences_preferring`].
-#[derive(Debug, Default, PartialEq)]
+#[derive(Debug, PartialEq)]
 pub struct DefenceSet {
     /// Every move that may defend, as [`defences`] gives them.
     pub moves: Vec<Pos>,
@@ -106,12 +105,7 @@ pub fn defences_preferring(
     limits: &Limits,
     preferred: &[Pos],
 ) -> Option<DefenceSet> {
-    let mut tally = Tally::default();
-    let moves = defences_at_root(board, side_to_move, limits, preferred, &mut tally)?;
-    Some(DefenceSet {
-        moves,
-        proven: tally.proven,
-    })
+    defences_at_root(board, side_to_move, limits, preferred).0
 }
 
 /// The work of one defence computation: the search nodes used, and the candidates found
@@ -122,15 +116,28 @@ struct Tally {
     proven: Vec<Pos>,
 }
 
-/// The defences of the position itself, with the full depth of our delaying fours.
+/// The defences of the position itself (our delaying fours followed to their full
+/// depth), with the search nodes used.
 fn defences_at_root(
     board: &mut Board,
     side: Color,
     limits: &Limits,
     preferred: &[Pos],
-    tally: &mut Tally,
-) -> Option<Vec<Pos>> {
-    defences_at_depth(board, side, limits, COUNTER_FOUR_DEPTH, preferred, tally)
+) -> (Option<DefenceSet>, u64) {
+    let mut tally = Tally::default();
+    let moves = defences_at_depth(
+        board,
+        side,
+        limits,
+        COUNTER_FOUR_DEPTH,
+        preferred,
+        &mut tally,
+    );
+    let set = moves.map(|moves| DefenceSet {
+        moves,
+        proven: tally.proven,
+    });
+    (set, tally.nodes)
 }
 
 fn defences_at_depth(
@@ -157,7 +164,8 @@ fn defences_at_depth(
     candidates.retain(|&p| board.is_empty(p));
     if !preferred.is_empty() {
         // Stable: the candidates not preferred keep their board order, after the others.
-        candidates.sort_by_key(|p| preferred.iter().position(|q| q == p).unwrap_or(usize::MAX));
+        candidates
+            .sort_by_cached_key(|p| preferred.iter().position(|q| q == p).unwrap_or(usize::MAX));
     }
 
     let mut good = Vec::new();

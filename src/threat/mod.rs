@@ -45,9 +45,9 @@ pub enum Level {
 /// budget's pass before the win: black's win after match-standard-game-0078-ply10 then
 /// f8 took 760k nodes at 30, 350k at 20 (the check of f8 had 204 ms and missed it at
 /// 30). Over the eight orientations of every shared win puzzle (`solve --win-only`, 5M
-/// nodes), the same 96 wins in 16.42M nodes at 20 and 16.80M at 30; the opponent's wins after 908
-/// wrong defences of the probe and puzzle positions (1M nodes), the same 905 in 5.74M
-/// and 5.81M; the defences of their 227 defend positions, 933M nodes and 986M.
+/// nodes), the same 96 wins in 16.42M nodes at 20 and 16.80M at 30; the opponent's wins
+/// after 908 wrong defences of the probe and puzzle positions (1M nodes), the same 905
+/// in 5.74M and 5.81M; the defences of their 227 defend positions, 933M nodes and 986M.
 pub const ROOT_DEPTH: u32 = 20;
 
 /// How far a resumed search ([`find_win_resumed`]) may go, if its limits let it.
