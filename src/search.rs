@@ -636,20 +636,22 @@ impl<'a> Worker<'a> {
                 // A threat space the quick look could not exhaust is worth a longer look
                 // (resumed, not restarted): the check after the iterations may be left
                 // little time, when a panic runs them close to the hard limit.
-                // Only while the search is in its first phase (straight-four and
+                // Mostly only while the search is in its first phase (straight-four and
                 // four-three threats): when that phase ends without a win, the rest
                 // (moves threatening a VCF) rarely wins and the iterations need the time.
                 // At 1 s per move the quick look was cut in its first phase in all 9
                 // win puzzles it did not finish, and in its second in both such defend
                 // puzzles (pub-free-def013, pub-std-def022).
-                // With a three to make fours from, a first phase that took most of the
-                // quick look counts as running too, and the longer look may go on into
-                // the second phase: it left that phase no fair share of the look, and
-                // whether it ended inside it was down to the machine's speed. In
-                // pub-free-win002 (black has threes) the first phase fails after 122k
-                // nodes, the quick look searches about 100k, and the win comes in the
-                // second phase: found at ~220 ms when the first phase overran the look,
-                // else at ~650 ms after the iterations, or not at all when they ran long.
+                // With a three to make fours from, the longer look goes on through both
+                // phases. It used to enter the second only when that phase had had less
+                // than half of the quick look's nodes, and whether it had was down to the
+                // machine's speed: in pub-free-win002 (black has threes; the win comes in
+                // the second phase, 590k nodes in `solve`) the first phase fails after
+                // 108k nodes, and a quick look of 216k left the second 108.4k, just over
+                // half. The win was then found after the iterations at ~900 ms or not at
+                // all (4 of 5 runs in process), against 132-135 ms in 3 of 3 runs with
+                // the look going on. Freestyle, 1 s per move, 200 games against the
+                // half-share rule: 108-89-3, +33.1 Elo [-14.6, +82.1].
                 // Without such a three the longer look stops where the first phase ends:
                 // in pub-renju-win024 (white has none) the first phase takes 41k nodes,
                 // about the quick look's, and a look cut just before its end used to go
@@ -664,12 +666,11 @@ impl<'a> Worker<'a> {
                 let us = self.board.side_to_move();
                 let memo = &self.threat_memo;
                 let (phase, _) = memo.progress();
-                let (nodes, phase_nodes) = memo.nodes();
                 let longer_look =
                     if !memo.is_for(self.board, us, threat::Level::Vct) || memo.complete {
                         None
                     } else if threat::threats::has_four_points(self.board, us) {
-                        (phase == 0 || phase_nodes < nodes / 2).then_some(threat::Phases::All)
+                        Some(threat::Phases::All)
                     } else {
                         (phase == 0).then_some(threat::Phases::Current)
                     };
