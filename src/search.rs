@@ -636,29 +636,31 @@ impl<'a> Worker<'a> {
                 // A threat space the quick look could not exhaust is worth a longer look
                 // (resumed, not restarted): the check after the iterations may be left
                 // little time, when a panic runs them close to the hard limit.
-                // Mostly only while the search is in its first phase (straight-four and
-                // four-three threats): when that phase ends without a win, the rest
-                // (moves threatening a VCF) rarely wins and the iterations need the time.
-                // At 1 s per move the quick look was cut in its first phase in all 9
-                // win puzzles it did not finish, and in its second in both such defend
-                // puzzles (pub-free-def013, pub-std-def022).
-                // With a three to make fours from, the longer look goes on through both
-                // phases. It used to enter the second only when that phase had had less
-                // than half of the quick look's nodes, and whether it had was down to the
-                // machine's speed: in pub-free-win002 (black has threes; the win comes in
-                // the second phase, 590k nodes in `solve`) the first phase fails after
-                // 108k nodes, and a quick look of 216k left the second 108.4k, just over
-                // half. The win was then found after the iterations at ~900 ms or not at
-                // all (4 of 5 runs in process), against 132-135 ms in 3 of 3 runs with
-                // the look going on. Freestyle, 1 s per move, 200 games against the
-                // half-share rule: 108-89-3, +33.1 Elo [-14.6, +82.1].
-                // Without such a three the longer look stops where the first phase ends:
-                // in pub-renju-win024 (white has none) the first phase takes 41k nodes,
-                // about the quick look's, and a look cut just before its end used to go
-                // on through the second phase to its deadline, taking the 230 ms the
-                // main search needed to find the winning move (the iterations started
-                // at ~100 ms or ~330 ms from one run to the next). In def013 and def022
-                // the first phase takes 5.9k and 170 nodes.
+                // Without a three to make fours from, only while the search is in its
+                // first phase (straight-four and four-three threats): when that phase
+                // ends without a win, the rest (moves threatening a VCF) rarely wins and
+                // the iterations need the time. At 1 s per move the quick look was cut in
+                // its first phase in all 9 win puzzles it did not finish, and in its
+                // second in both such defend puzzles (pub-free-def013, pub-std-def022).
+                // In pub-renju-win024 (white has no such three) the first phase takes
+                // 41k nodes, about the quick look's, and a look cut just before its end
+                // used to go on through the second phase to its deadline, taking the
+                // 230 ms the main search needed to find the winning move (the iterations
+                // started at ~100 ms or ~330 ms from one run to the next). In def013 and
+                // def022 the first phase takes 5.9k and 170 nodes.
+                // With such a three the longer look goes on through both phases. It
+                // used to enter the second only while the second had had less than half
+                // of the quick look's nodes, and whether it had was down to the machine's
+                // speed: in pub-free-win002 (black has threes; the win comes in the
+                // second phase, 590k nodes in `solve`) the first phase fails after 108k
+                // nodes, and a quick look of 216k left the second 108.4k, just over half.
+                // The win was then found after the iterations at ~900 ms or not at all
+                // (4 of 5 runs in process), against 132-150 ms in 6 of 6 runs with the
+                // look going on. At 1 s per move, 200 games each against the half rule:
+                // freestyle 108-89-3, +33.1 Elo [-14.6, +82.1]; renju 99-100-1, -1.7
+                // [-50.1, +46.6]; standard 87-105-8, -31.4 [-79.6, +15.7]. Together
+                // 294-294-12: no change in strength shown, and a public puzzle no longer
+                // left to the machine's speed.
                 // In play it is not cheap: at 1 s per move (freestyle, 200 games) it ran
                 // to its end in about 13% of the moves, where depth 1 began 200-300 ms
                 // into the move, and it found a win before depth 1 in 25 of 5079 moves.
