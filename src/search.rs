@@ -648,19 +648,21 @@ impl<'a> Worker<'a> {
                 // 230 ms the main search needed to find the winning move (the iterations
                 // started at ~100 ms or ~330 ms from one run to the next). In def013 and
                 // def022 the first phase takes 5.9k and 170 nodes.
-                // With such a three the longer look goes on through both phases. It
-                // used to enter the second only while the second had had less than half
-                // of the quick look's nodes, and whether it had was down to the machine's
-                // speed: in pub-free-win002 (black has threes; the win comes in the
-                // second phase, 590k nodes in `solve`) the first phase fails after 108k
-                // nodes, and a quick look of 216k left the second 108.4k, just over half.
+                // With such a three, under freestyle and renju, the longer look goes on
+                // through both phases. It used to enter the second only while the second
+                // had had less than half of the quick look's nodes (the half rule), and
+                // whether it had was down to the machine's speed: in pub-free-win002
+                // (black has threes; the win comes in the second phase, 590k nodes in
+                // `solve`) the first phase fails after 108k nodes, and a quick look of
+                // 216k left the second 108.4k, just over half.
                 // The win was then found after the iterations at ~900 ms or not at all
                 // (4 of 5 runs in process), against 132-150 ms in 6 of 6 runs with the
                 // look going on. At 1 s per move, 200 games each against the half rule:
                 // freestyle 108-89-3, +33.1 Elo [-14.6, +82.1]; renju 99-100-1, -1.7
-                // [-50.1, +46.6]; standard 87-105-8, -31.4 [-79.6, +15.7]. Together
-                // 294-294-12: no change in strength shown, and a public puzzle no longer
-                // left to the machine's speed.
+                // [-50.1, +46.6]; standard 87-105-8, -31.4 [-79.6, +15.7], and again
+                // (other openings) 91-104-5, -22.6 [-71.0, +24.9]: 400 games at about
+                // -27. So the exact-five rules (standard, and caro, untested, with them)
+                // keep the half rule, and freestyle and renju go on through both phases.
                 // In play it is not cheap: at 1 s per move (freestyle, 200 games) it ran
                 // to its end in about 13% of the moves, where depth 1 began 200-300 ms
                 // into the move, and it found a win before depth 1 in 25 of 5079 moves.
@@ -672,7 +674,10 @@ impl<'a> Worker<'a> {
                     if !memo.is_for(self.board, us, threat::Level::Vct) || memo.complete {
                         None
                     } else if threat::threats::has_four_points(self.board, us) {
-                        Some(threat::Phases::All)
+                        let exact_five = matches!(self.board.rule(), Rule::Standard | Rule::Caro);
+                        let (nodes, phase_nodes) = memo.nodes();
+                        let first_phase_running = phase == 0 || phase_nodes < nodes / 2;
+                        (!exact_five || first_phase_running).then_some(threat::Phases::All)
                     } else {
                         (phase == 0).then_some(threat::Phases::Current)
                     };
