@@ -658,11 +658,13 @@ impl<'a> Worker<'a> {
                 // The win was then found after the iterations at ~900 ms or not at all
                 // (4 of 5 runs in process), against 132-150 ms in 6 of 6 runs with the
                 // look going on. At 1 s per move, 200 games each against the half rule:
-                // freestyle 108-89-3, +33.1 Elo [-14.6, +82.1]; renju 99-100-1, -1.7
+                // freestyle 108-89-3, +33.1 Elo [-14.6, +82.1], and again (other
+                // openings) 89-108-3, -33.1: even over 400 games; renju 99-100-1, -1.7
                 // [-50.1, +46.6]; standard 87-105-8, -31.4 [-79.6, +15.7], and again
-                // (other openings) 91-104-5, -22.6 [-71.0, +24.9]: 400 games at about
-                // -27. So the exact-five rules (standard, and caro, untested, with them)
-                // keep the half rule, and freestyle and renju go on through both phases.
+                // 91-104-5, -22.6 [-71.0, +24.9]: about -27 over 400 games. So the
+                // exact-five rules (standard, and caro, untested, with them) keep the
+                // half rule; freestyle and renju, where it costs no strength shown, go
+                // on through both phases for the puzzle's sake.
                 // In play it is not cheap: at 1 s per move (freestyle, 200 games) it ran
                 // to its end in about 13% of the moves, where depth 1 began 200-300 ms
                 // into the move, and it found a win before depth 1 in 25 of 5079 moves.
