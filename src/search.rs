@@ -43,15 +43,22 @@ const DEFAULT_INTERIOR_MOVES: usize = 16;
 /// Threat-space search at the root: node cap per search (at least; see below), and the
 /// shares of the optimum time (1/N) the search for our win and the computation of
 /// defences may use.
-const ROOT_THREAT_NODES: u64 = 1_000_000;
+/// The cap is per call, and the first phase gets two thirds of it (1M): a resumed search
+/// that reaches that share moves on to the second phase for good. At 1M (667k for the
+/// first phase) the longer look at 1 s per move, 222 ms at 3-4k nodes per ms, reached
+/// the share just before its deadline and gave up first-phase wins of 826k and 1.10M
+/// nodes in all (freestyle-selfplay game-0065-ply12 and game-0055-ply24); at 1.5M the
+/// second is found at 261 ms, the first by the check. Freestyle, 1 s per move, 200 games
+/// against 1M: 101-95-4, +10.4 Elo [-37.4, +58.6] (standard and renju not yet matched).
+const ROOT_THREAT_NODES: u64 = 1_500_000;
 /// A threat search of the check around the iterations (see `check_limits_until`) may use
 /// this many nodes per millisecond of its time slice when that is more than
-/// `ROOT_THREAT_NODES`: about what the search runs here (1.5-2 per microsecond), so that
-/// the cap, and the first phase's share of it, keep up with long slices instead of ending
-/// the search early. Slices up to 500 ms (every one at 1 s per move) keep the 1M cap.
-/// At 5 s per move, pub-renju-win026 (a win that takes 1.02M nodes of the first phase)
-/// was played from a proof after 716 ms; with the cap at 1M every slice stopped at it
-/// and the move came from the iterations.
+/// `ROOT_THREAT_NODES`: about what the search ran on an older machine (1.5-2 per
+/// microsecond), so that the cap, and the first phase's share of it, keep up with long
+/// slices instead of ending the search early. Slices up to 750 ms (every one at 1 s per
+/// move) keep the fixed cap. At 5 s per move, pub-renju-win026 (a win that takes 1.02M
+/// nodes of the first phase) was played from a proof after 716 ms; with the cap at 1M
+/// every slice stopped at it and the move came from the iterations.
 const ROOT_THREAT_NODES_PER_MS: u64 = 2_000;
 const WIN_SHARE_OF_OPTIMUM: u64 = 8;
 const DEFENCE_SHARE_OF_OPTIMUM: u64 = 8;
@@ -678,8 +685,8 @@ impl<'a> Worker<'a> {
                     } else if threat::threats::has_four_points(self.board, us) {
                         let exact_five = matches!(self.board.rule(), Rule::Standard | Rule::Caro);
                         let (nodes, phase_nodes) = memo.nodes();
-                        let first_phase_running = phase == 0 || phase_nodes < nodes / 2;
-                        (!exact_five || first_phase_running).then_some(threat::Phases::All)
+                        let half_rule = phase == 0 || phase_nodes < nodes / 2;
+                        (!exact_five || half_rule).then_some(threat::Phases::All)
                     } else {
                         (phase == 0).then_some(threat::Phases::Current)
                     };
