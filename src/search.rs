@@ -656,12 +656,13 @@ impl<'a> Worker<'a> {
                 // started at ~100 ms or ~330 ms from one run to the next). In def013 and
                 // def022 the first phase takes 5.9k and 170 nodes.
                 // With such a three, under freestyle and renju, the longer look goes on
-                // through both phases. It used to enter the second only while the second
-                // had had less than half of the quick look's nodes (the half rule), and
-                // whether it had was down to the machine's speed: in pub-free-win002
-                // (black has threes; the win comes in the second phase, 590k nodes in
-                // `solve`) the first phase fails after 108k nodes, and a quick look of
-                // 216k left the second 108.4k, just over half.
+                // through both phases. Under standard and caro it enters the second only
+                // while that phase has had less than half of the look's nodes so far (the
+                // half rule), as every rule once did; whether it has is down to the
+                // machine's speed: in pub-free-win002 (black has threes; the win comes in
+                // the second phase, 590k nodes in `solve`) the first phase fails after
+                // 108k nodes, and a quick look of 216k left the second 108.4k, just over
+                // half.
                 // The win was then found after the iterations at ~900 ms or not at all
                 // (4 of 5 runs in process), against 132-150 ms in 6 of 6 runs with the
                 // look going on. At 1 s per move, 200 games each against the half rule:
