@@ -701,10 +701,25 @@ impl<'a> Worker<'a> {
             }
         }
         if self.limits.options.threat_check {
+            // The looks above were cut in a search for our own win that may still succeed
+            // (in its first phase, or with threes to make fours from: where the longer
+            // look goes on): the check resumes it, so it gets a slice even when the limits
+            // leave no time beyond the optimum (the turn limit alone: 91 ms at 1 s/move).
+            // Two shared win puzzles in one orientation each (`puzzles --symmetries`:
+            // pub-free-win002/s3, a win of 1.53M nodes, and pub-renju-win026/s1, 1.05M)
+            // failed in every run: a panic ran the iterations to 819 ms, and the check
+            // ended 100-115k nodes short; with the slice both are found at 800-840 ms.
+            // Freestyle, 1 s per move, 200 games against the capped hold-back: 107-84-9,
+            // +40.1 Elo [-6.8, +88.6].
+            let us = self.board.side_to_move();
+            let memo = &self.threat_memo;
+            let own_win_unsettled = memo.is_for(self.board, us, threat::Level::Vct)
+                && !memo.complete
+                && (memo.progress().0 == 0 || threat::threats::has_four_points(self.board, us));
             if let Some(tm) = self.time.as_mut() {
                 // A panic may run to the hard limit: keep two slices for the check.
                 let slice = tm.budget().optimum_ms / CHECK_SLICE_OF_OPTIMUM;
-                tm.hold_back(2 * slice);
+                tm.hold_back(2 * slice, if own_win_unsettled { slice } else { 0 });
             }
         }
         if let Some(tm) = self.time.as_mut() {

@@ -709,12 +709,14 @@ impl<C: Clock> TimeManager<C> {
     }
 
     /// Keeps the last `ms` before the hard limit out of the search's reach (never more
-    /// than what lies beyond the optimum): the caller needs them for work after it (the
-    /// threat check), and a search in panic mode would otherwise use them all. Released
-    /// by [`Self::on_best_move_refuted`].
-    pub fn hold_back(&mut self, ms: u64) {
+    /// than what lies beyond the optimum, unless `at_least_ms` asks for more): the caller
+    /// needs them for work after it (the threat check), and a search in panic mode would
+    /// otherwise use them all. Released by [`Self::on_best_move_refuted`].
+    pub fn hold_back(&mut self, ms: u64, at_least_ms: u64) {
         let budget = self.budget;
-        let held = ms.min(budget.hard_ms.saturating_sub(budget.optimum_ms));
+        let held = ms
+            .min(budget.hard_ms.saturating_sub(budget.optimum_ms))
+            .max(at_least_ms);
         self.stop_iterations_at(budget.hard_ms.saturating_sub(held));
     }
 
@@ -1173,16 +1175,23 @@ mod tests {
     fn held_back_time_ends_the_search_early_until_the_move_is_refuted() {
         let clock = ManualClock::new(0);
         let mut tm = TimeManager::start(&clock, 0, budget(1_000, 4_000), TimeParams::default());
-        tm.hold_back(500);
+        tm.hold_back(500, 0);
         clock.set(3_600);
         assert!(tm.hard_limit_reached());
         tm.on_best_move_refuted();
         assert!(!tm.hard_limit_reached());
         // Never into the optimum.
         let mut tm = TimeManager::start(&clock, 3_600, budget(1_000, 1_200), TimeParams::default());
-        tm.hold_back(500);
+        tm.hold_back(500, 0);
         clock.set(3_600 + 999);
         assert!(!tm.hard_limit_reached());
+        // Unless asked to.
+        let mut tm = TimeManager::start(&clock, 3_600, budget(1_000, 1_200), TimeParams::default());
+        tm.hold_back(500, 300);
+        clock.set(3_600 + 899);
+        assert!(!tm.hard_limit_reached());
+        clock.set(3_600 + 900);
+        assert!(tm.hard_limit_reached());
     }
 
     #[test]
