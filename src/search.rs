@@ -49,7 +49,8 @@ const DEFAULT_INTERIOR_MOVES: usize = 16;
 /// the share just before its deadline and gave up first-phase wins of 826k and 1.10M
 /// nodes in all (freestyle-selfplay game-0065-ply12 and game-0055-ply24); at 1.5M the
 /// second is found at 261 ms, the first by the check. Freestyle, 1 s per move, 200 games
-/// against 1M: 101-95-4, +10.4 Elo [-37.4, +58.6] (standard and renju not yet matched).
+/// against 1M: 101-95-4, +10.4 Elo [-37.4, +58.6]; standard 102-92-6, +17.4 [-30.1,
+/// +65.5]; renju 93-102-5 and 105-93-2 (two sets of openings), even over 400 games.
 const ROOT_THREAT_NODES: u64 = 1_500_000;
 /// A threat search of the check around the iterations (see `check_limits_until`) may use
 /// this many nodes per millisecond of its time slice when that is more than
@@ -710,7 +711,8 @@ impl<'a> Worker<'a> {
             // failed in every run: a panic ran the iterations to 819 ms, and the check
             // ended 100-115k nodes short; with the slice both are found at 800-840 ms.
             // Freestyle, 1 s per move, 200 games against the capped hold-back: 107-84-9,
-            // +40.1 Elo [-6.8, +88.6].
+            // +40.1 Elo [-6.8, +88.6]; standard, 120 games: 60-58-2, +5.8 [-56.3, +68.3]
+            // (renju not yet matched).
             let us = self.board.side_to_move();
             let memo = &self.threat_memo;
             let own_win_unsettled = memo.is_for(self.board, us, threat::Level::Vct)
