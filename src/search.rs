@@ -711,11 +711,16 @@ impl<'a> Worker<'a> {
             // failed in every run: a panic ran the iterations to 819 ms, and the check
             // ended 100-115k nodes short; with the slice both are found at 800-840 ms.
             // Freestyle, 1 s per move, 200 games against the capped hold-back: 107-84-9,
-            // +40.1 Elo [-6.8, +88.6]; standard, 120 games: 60-58-2, +5.8 [-56.3, +68.3]
-            // (renju not yet matched).
+            // +40.1 Elo [-6.8, +88.6]; standard 60-58-2 (120 games) and 94-101-5 (200,
+            // other openings, -12.2 [-60.3, +35.5]): about -5 over 320 games. Renju lost
+            // twice, 200 games each (two sets of openings): 93-107, -24.4 [-73.4, +23.7],
+            // and 93-100-7, -12.2 [-60.0, +35.2]: so not under renju (a choice by rule
+            // from matches, as with the half rule above), where pub-renju-win026/s1
+            // fails again (2 of 2 runs).
             let us = self.board.side_to_move();
             let memo = &self.threat_memo;
-            let own_win_unsettled = memo.is_for(self.board, us, threat::Level::Vct)
+            let own_win_unsettled = self.board.rule() != Rule::Renju
+                && memo.is_for(self.board, us, threat::Level::Vct)
                 && !memo.complete
                 && (memo.progress().0 == 0 || threat::threats::has_four_points(self.board, us));
             if let Some(tm) = self.time.as_mut() {
