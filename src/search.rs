@@ -710,16 +710,17 @@ impl<'a> Worker<'a> {
             // pub-free-win002/s3, a win of 1.53M nodes, and pub-renju-win026/s1, 1.05M)
             // failed in every run: a panic ran the iterations to 819 ms, and the check
             // ended 100-115k nodes short; with the slice both are found at 800-840 ms.
-            // Freestyle, 1 s per move, 200 games against the capped hold-back: 107-84-9,
-            // +40.1 Elo [-6.8, +88.6]; standard 60-58-2 (120 games) and 94-101-5 (200,
-            // other openings, -12.2 [-60.3, +35.5]): about -5 over 320 games. Renju lost
-            // twice, 200 games each (two sets of openings): 93-107, -24.4 [-73.4, +23.7],
-            // and 93-100-7, -12.2 [-60.0, +35.2]: so not under renju (a choice by rule
-            // from matches, as with the half rule above), where pub-renju-win026/s1
-            // fails again (2 of 2 runs).
+            // Matches at 1 s per move against the capped hold-back (1f801ad), 200 games
+            // each unless said: freestyle 107-84-9 (+40.1 Elo [-6.8, +88.6]) and 101-97-2
+            // (other openings, +6.9): +23 over 400 games. Standard 60-58-2 (120 games),
+            // 94-101-5 (-12.2) and 90-102-8 (-20.9 [-68.8, +26.3]): 244-261-15, about -11
+            // over 520. Renju 93-107 (-24.4) and 93-100-7 (-12.2): about -18 over 400.
+            // So freestyle only (a choice by rule from matches, as with the half rule
+            // above; caro, unmatched, follows standard), and pub-renju-win026/s1 fails
+            // again (2 of 2 runs).
             let us = self.board.side_to_move();
             let memo = &self.threat_memo;
-            let own_win_unsettled = self.board.rule() != Rule::Renju
+            let own_win_unsettled = self.board.rule() == Rule::Freestyle
                 && memo.is_for(self.board, us, threat::Level::Vct)
                 && !memo.complete
                 && (memo.progress().0 == 0 || threat::threats::has_four_points(self.board, us));
