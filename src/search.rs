@@ -52,14 +52,21 @@ const DEFAULT_INTERIOR_MOVES: usize = 16;
 /// against 1M: 101-95-4, +10.4 Elo [-37.4, +58.6]; standard 102-92-6, +17.4 [-30.1,
 /// +65.5]; renju 93-102-5 and 105-93-2 (two sets of openings), even over 400 games.
 const ROOT_THREAT_NODES: u64 = 1_500_000;
+/// The cap of the search for the opponent's win after the best move (`refutation`), at
+/// least: 1.33M nodes for its first phase. In standard-selfplay-1s game-0034-ply12,
+/// white's win after l11 takes 1.07M nodes of that phase; at 1.5M the phase ended at 1M
+/// and the second found nothing. The searches for our own win keep `ROOT_THREAT_NODES`:
+/// a trial with every root search at 2M lost freestyle (-38.4 Elo over 200 games).
+const REFUTATION_THREAT_NODES: u64 = 2_000_000;
 /// A threat search of the check around the iterations (see `check_limits_until`) may use
 /// this many nodes per millisecond of its time slice when that is more than
-/// `ROOT_THREAT_NODES`: about what the search ran on an older machine (1.5-2 per
-/// microsecond), so that the cap, and the first phase's share of it, keep up with long
-/// slices instead of ending the search early. Slices up to 750 ms (every one at 1 s per
-/// move) keep the fixed cap. At 5 s per move, pub-renju-win026 (a win that takes 1.02M
-/// nodes of the first phase) was played from a proof after 716 ms; with the cap at 1M
-/// every slice stopped at it and the move came from the iterations.
+/// `ROOT_THREAT_NODES` (or `REFUTATION_THREAT_NODES`): about what the search ran on an
+/// older machine (1.5-2 per microsecond), so that the cap, and the first phase's share of
+/// it, keep up with long slices instead of ending the search early. Slices up to 750 ms
+/// (1 s for the refutation; every one at 1 s per move) keep the fixed cap. At 5 s per
+/// move, pub-renju-win026 (a win that takes 1.02M nodes of the first phase) was played
+/// from a proof after 716 ms; with the cap at 1M every slice stopped at it and the move
+/// came from the iterations.
 const ROOT_THREAT_NODES_PER_MS: u64 = 2_000;
 const WIN_SHARE_OF_OPTIMUM: u64 = 8;
 const DEFENCE_SHARE_OF_OPTIMUM: u64 = 8;
@@ -77,6 +84,12 @@ const RECHECK_SHARE_OF_REST: u64 = 3;
 /// move, freestyle, 200 games against the check cut at its slice: +12.2 [-35.2, +60.0],
 /// mean move 373 ms against 384.
 const REFUTATION_RESERVE_OF_OPTIMUM: u64 = 8;
+/// After an iteration that went through a panic, once this share (1/N) of the optimum
+/// has passed (the early iterations' best moves change too often to be worth it), the
+/// check of its best move gets a slice of this other share (1/N) of the optimum (see
+/// `refuted_between_iterations`).
+const REFUTATION_SLICES_FROM_OPTIMUM: u64 = 4;
+const REFUTATION_SLICE_OF_OPTIMUM: u64 = 2;
 /// The quick search for our own win before the iterations: this share (1/N) of the optimum.
 const QUICK_WIN_SHARE_OF_OPTIMUM: u64 = 16;
 /// When the quick search was cut by its deadline (a rich threat space), it goes on until
@@ -545,6 +558,9 @@ struct Worker<'a> {
     /// The threat search for our own win at the root, kept between its two time slices
     /// (before and after the iterations) so that the second resumes the first.
     threat_memo: threat::Memo,
+    /// The opponent's threat search after the best move, kept between the slices it gets
+    /// between iterations and in the check, so that each resumes the last.
+    refutation_memo: threat::Memo,
 }
 
 impl<'a> Worker<'a> {
@@ -575,6 +591,7 @@ impl<'a> Worker<'a> {
             pv: vec![Vec::new(); MAX_PLY + 2],
             after_null: vec![false; MAX_PLY + 2],
             threat_memo: threat::Memo::default(),
+            refutation_memo: threat::Memo::default(),
         }
     }
 
@@ -818,7 +835,66 @@ impl<'a> Worker<'a> {
                     break;
                 }
             }
+            if self.refuted_between_iterations(m, value, report) {
+                break; // the check acts on it at once (the win is in the memo)
+            }
         }
+    }
+
+    /// After an iteration that panicked (its best move failed low: the likeliest kind of
+    /// move to lose to a forced win), a slice of the check's search for the opponent's
+    /// win after its best move `m` (worth `value`), which the check after the iterations
+    /// resumes. A panic runs the iterations up to the time held back for the check, which
+    /// with the turn limit alone is 91 ms at 1 s per move: in standard-selfplay-1s
+    /// game-0034-ply12, l11 panicked at depth 11 (209 ms), depth 12 ran to 709 ms and kept
+    /// it, and white's win after it (1.07M nodes, about 370 ms) was not found in the rest.
+    /// Returns whether `m` is refuted.
+    fn refuted_between_iterations(
+        &mut self,
+        m: Pos,
+        value: Value,
+        report: &mut dyn FnMut(&SearchEvent),
+    ) -> bool {
+        let Some(tm) = self.time.as_ref() else {
+            return false;
+        };
+        let budget = tm.budget();
+        let now = tm.elapsed_ms();
+        if !self.limits.options.threat_check
+            || !tm.last_iteration_panicked()
+            || now < budget.optimum_ms / REFUTATION_SLICES_FROM_OPTIMUM
+            || !self.check_may_go_on(value)
+        {
+            return false;
+        }
+        let end = (now + budget.optimum_ms / REFUTATION_SLICE_OF_OPTIMUM).min(budget.hard_ms);
+        let Some(win) = self.refutation(m, end) else {
+            return false;
+        };
+        report(&SearchEvent::Note(format!(
+            "between iterations: {} loses to a forced win: {}",
+            self.board.coord(m),
+            self.line_text(&win.main_line())
+        )));
+        true
+    }
+
+    /// The opponent's forced win after our move `m`, searched until `end_ms` after the
+    /// move's start, resuming `refutation_memo` when it holds the same position (and
+    /// skipping the search when an earlier one ran to the end there).
+    fn refutation(&mut self, m: Pos, end_ms: u64) -> Option<threat::WinningSequence> {
+        let them = self.board.side_to_move().opponent();
+        let limits = self.check_limits_capped(end_ms, REFUTATION_THREAT_NODES);
+        let mut memo = std::mem::take(&mut self.refutation_memo);
+        self.board.make(m);
+        let found = if memo.settled_without_win(self.board, them, threat::Level::Vct) {
+            None
+        } else {
+            threat::find_win_resumed(self.board, them, &limits, &mut memo, threat::Phases::All)
+        };
+        self.board.undo();
+        self.refutation_memo = memo;
+        found
     }
 
     /// Step 7, after the iterations: the threat-space search looks past the main search's
@@ -898,7 +974,6 @@ impl<'a> Worker<'a> {
     ) {
         let Some(tm) = self.time.as_ref() else { return };
         let us = self.board.side_to_move();
-        let them = us.opponent();
         // The first check of the chosen move may go on until a reserve before the hard
         // limit: when it ends without a verdict the move is played and the rest of its
         // time goes unused, and the reserve is for a refutation found late (defences
@@ -912,10 +987,9 @@ impl<'a> Worker<'a> {
         let original = *best;
         loop {
             let m = best.best;
-            self.board.make(m);
-            let refutation = threat::find_win(self.board, them, &self.check_limits_until(end));
-            self.board.undo();
-            let Some(win) = refutation else { return };
+            let Some(win) = self.refutation(m, end) else {
+                return;
+            };
             report(&SearchEvent::Note(format!(
                 "{} loses to a forced win: {}",
                 self.board.coord(m),
@@ -1042,6 +1116,12 @@ impl<'a> Worker<'a> {
     /// Limits for one threat search of [`Self::check_threats`], ending `end_ms` after the
     /// move's start (as the time manager counts).
     fn check_limits_until(&self, end_ms: u64) -> threat::Limits<'a> {
+        self.check_limits_capped(end_ms, ROOT_THREAT_NODES)
+    }
+
+    /// [`Self::check_limits_until`] with at least `min_nodes` nodes instead of
+    /// `ROOT_THREAT_NODES`.
+    fn check_limits_capped(&self, end_ms: u64, min_nodes: u64) -> threat::Limits<'a> {
         let (slice_ms, deadline) = match self.time.as_ref() {
             Some(tm) => {
                 let slice_ms = end_ms.saturating_sub(tm.elapsed_ms());
@@ -1054,7 +1134,7 @@ impl<'a> Worker<'a> {
         };
         threat::Limits {
             level: threat::Level::Vct,
-            max_nodes: ROOT_THREAT_NODES.max(slice_ms.saturating_mul(ROOT_THREAT_NODES_PER_MS)),
+            max_nodes: min_nodes.max(slice_ms.saturating_mul(ROOT_THREAT_NODES_PER_MS)),
             max_depth: threat::ROOT_DEPTH,
             deadline,
             stop: Some(self.stop),

@@ -576,6 +576,11 @@ impl<C: Clock> TimeManager<C> {
         self.panic.is_some()
     }
 
+    /// Whether the last completed iteration went through a panic (see `after_iteration`).
+    pub fn last_iteration_panicked(&self) -> bool {
+        self.iterations.last().is_some_and(|it| it.panicked)
+    }
+
     /// The search completed an iteration: record it and decide whether to go deeper.
     pub fn after_iteration(&mut self, report: IterationReport) -> Decision {
         let now = self.elapsed_ms();

@@ -471,6 +471,39 @@ mod tests {
     }
 
     #[test]
+    fn a_memo_is_settled_only_by_a_search_that_ended_without_a_win() {
+        let limits = Limits {
+            deadline: Some(Instant::now() + std::time::Duration::from_secs(60)),
+            max_nodes: 1_000_000,
+            ..Limits::vct()
+        };
+        // Black can make an open three, and white answers it: no win, the search ends.
+        let mut b = board(Rule::Freestyle, &[(5, 7), (6, 7)], &[(0, 0), (14, 14)]);
+        let mut memo = Memo::default();
+        assert!(!memo.settled_without_win(&b, Color::Black, Level::Vct));
+        assert!(find_win_resumed(&mut b, Color::Black, &limits, &mut memo, Phases::All).is_none());
+        assert!(memo.settled_without_win(&b, Color::Black, Level::Vct));
+        // The verdict is for that root and attacker only.
+        assert!(!memo.settled_without_win(&b, Color::White, Level::Vct));
+        let mut moved = b.clone();
+        moved.make(at(&moved, "h8"));
+        assert!(!memo.settled_without_win(&moved, Color::Black, Level::Vct));
+        // A search that ends with a win (black's open three becomes a straight four) is
+        // complete too, but not settled without one.
+        let mut won = board(
+            Rule::Freestyle,
+            &[(4, 7), (5, 7), (6, 7)],
+            &[(0, 0), (14, 14)],
+        );
+        let mut memo = Memo::default();
+        assert!(
+            find_win_resumed(&mut won, Color::Black, &limits, &mut memo, Phases::All).is_some()
+        );
+        assert!(memo.complete);
+        assert!(!memo.settled_without_win(&won, Color::Black, Level::Vct));
+    }
+
+    #[test]
     fn a_three_is_refuted_at_once_by_the_defenders_vcf() {
         // Black (to move) can make an open three on row 8 (f8 g8 + h8 or e8); white has
         // an open three in column c (c3 c4 c5) and makes a straight four next: it ignores

@@ -356,6 +356,8 @@ pub struct Memo {
     /// The last search ended without a deadline or stop request cutting it: searching the
     /// same root again with the same node limit cannot find more.
     pub complete: bool,
+    /// The last search found a win (which a search resuming it finds again at once).
+    won: bool,
 }
 
 impl Memo {
@@ -372,6 +374,12 @@ impl Memo {
     /// Whether the memo belongs to `board` searched for `attacker` at `level`.
     pub fn is_for(&self, board: &Board, attacker: Color, level: Level) -> bool {
         self.key == Some((board.hash(), attacker, level == Level::Vct))
+    }
+
+    /// Whether a search of `board` for `attacker` at `level` ran to the end without a
+    /// win: another with the same node limit would find nothing.
+    pub fn settled_without_win(&self, board: &Board, attacker: Color, level: Level) -> bool {
+        self.is_for(board, attacker, level) && self.complete && !self.won
     }
 }
 
@@ -495,6 +503,7 @@ impl<'b, 'l> Searcher<'b, 'l> {
         memo.threes = self.threes;
         memo.between_phases = self.stopped_between_phases;
         memo.complete = !(self.timed_out || self.stopped_between_phases);
+        memo.won = result.is_some();
         memo.tt = std::mem::take(&mut self.tt);
         memo.reply_cache = std::mem::take(&mut self.reply_cache);
         result
