@@ -481,6 +481,15 @@ mod tests {
         let mut b = board(Rule::Freestyle, &[(5, 7), (6, 7)], &[(0, 0), (14, 14)]);
         let mut memo = Memo::default();
         assert!(!memo.settled_without_win(&b, Color::Black, Level::Vct));
+        // Cut by its node limit, the same search settles nothing.
+        let one_node = Limits {
+            max_nodes: 1,
+            ..limits
+        };
+        assert!(
+            find_win_resumed(&mut b, Color::Black, &one_node, &mut memo, Phases::All).is_none()
+        );
+        assert!(!memo.settled_without_win(&b, Color::Black, Level::Vct));
         assert!(find_win_resumed(&mut b, Color::Black, &limits, &mut memo, Phases::All).is_none());
         assert!(memo.settled_without_win(&b, Color::Black, Level::Vct));
         // The verdict is for that root and attacker only.

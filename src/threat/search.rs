@@ -356,8 +356,10 @@ pub struct Memo {
     /// The last search ended without a deadline or stop request cutting it: searching the
     /// same root again with the same node limit cannot find more.
     pub complete: bool,
-    /// The last search found a win (which a search resuming it finds again at once).
-    won: bool,
+    /// The last search went through its whole threat space (to its depth limit) without a
+    /// win: not cut by a deadline, a stop request or its node limit, so a search of the
+    /// same root with more time or nodes would find none either.
+    ended_without_win: bool,
 }
 
 impl Memo {
@@ -376,10 +378,11 @@ impl Memo {
         self.key == Some((board.hash(), attacker, level == Level::Vct))
     }
 
-    /// Whether a search of `board` for `attacker` at `level` ran to the end without a
-    /// win: another with the same node limit would find nothing.
+    /// Whether a search of `board` for `attacker` at `level` went through the whole
+    /// threat space without a win, so that another (with the same depth limit) would
+    /// find nothing either.
     pub fn settled_without_win(&self, board: &Board, attacker: Color, level: Level) -> bool {
-        self.is_for(board, attacker, level) && self.complete && !self.won
+        self.is_for(board, attacker, level) && self.ended_without_win
     }
 }
 
@@ -503,7 +506,7 @@ impl<'b, 'l> Searcher<'b, 'l> {
         memo.threes = self.threes;
         memo.between_phases = self.stopped_between_phases;
         memo.complete = !(self.timed_out || self.stopped_between_phases);
-        memo.won = result.is_some();
+        memo.ended_without_win = result.is_none() && !self.aborted && memo.complete;
         memo.tt = std::mem::take(&mut self.tt);
         memo.reply_cache = std::mem::take(&mut self.reply_cache);
         result
