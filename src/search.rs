@@ -735,12 +735,7 @@ impl<'a> Worker<'a> {
             // So freestyle only (a choice by rule from matches, as with the half rule
             // above; caro, unmatched, follows standard), and pub-renju-win026/s1 fails
             // again (2 of 2 runs).
-            let us = self.board.side_to_move();
-            let memo = &self.threat_memo;
-            let own_win_unsettled = self.board.rule() == Rule::Freestyle
-                && memo.is_for(self.board, us, threat::Level::Vct)
-                && !memo.complete
-                && (memo.progress().0 == 0 || threat::threats::has_four_points(self.board, us));
+            let own_win_unsettled = self.own_win_unsettled();
             if let Some(tm) = self.time.as_mut() {
                 // A panic may run to the hard limit: keep two slices for the check.
                 let slice = tm.budget().optimum_ms / CHECK_SLICE_OF_OPTIMUM;
@@ -860,10 +855,16 @@ impl<'a> Worker<'a> {
         };
         let budget = tm.budget();
         let now = tm.elapsed_ms();
+        // Not while the check is to resume the search for our own win: a slice here took
+        // the time the iterations and the check needed to find it. With it, pub-free-win002
+        // failed in two orientations (s2, s3) in every run: the iterations stopped at depth
+        // 5 (355 ms), and the slice of d11 ran to 765 ms without a refutation; without it
+        // depth 7 chooses d5 at 630 ms and the check proves the win at 753 ms.
         if !self.limits.options.threat_check
             || !tm.last_iteration_panicked()
             || now < budget.optimum_ms / REFUTATION_SLICES_FROM_OPTIMUM
             || !self.check_may_go_on(value)
+            || self.own_win_unsettled()
         {
             return false;
         }
@@ -877,6 +878,19 @@ impl<'a> Worker<'a> {
             self.line_text(&win.main_line())
         )));
         true
+    }
+
+    /// Whether the search for our own win at the root (`threat_memo`) was cut where it
+    /// may still succeed, and the check after the iterations gets a slice to resume it:
+    /// in its first phase, or with threes to make fours from, and only under freestyle
+    /// (see where `iterate` holds the slice back).
+    fn own_win_unsettled(&self) -> bool {
+        let us = self.board.side_to_move();
+        let memo = &self.threat_memo;
+        self.board.rule() == Rule::Freestyle
+            && memo.is_for(self.board, us, threat::Level::Vct)
+            && !memo.complete
+            && (memo.progress().0 == 0 || threat::threats::has_four_points(self.board, us))
     }
 
     /// The opponent's forced win after our move `m`, searched until `end_ms` after the
