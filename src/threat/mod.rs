@@ -15,6 +15,7 @@ pub mod bench;
 pub mod cli;
 pub mod corpus;
 pub mod defence;
+mod history;
 pub mod search;
 pub mod threats;
 pub mod verify;

@@ -24,6 +24,7 @@
 //! move that could matter; what makes it fast is that they are small (the reply squares
 //! of the threat and the defender's own fours).
 
+use super::history::History;
 use super::threats::{self, five_point, five_stoppers, MoveShape};
 use super::{Level, Limits, Phases, ThreatStep, WinningSequence};
 use crate::board::{Board, Pos};
@@ -360,6 +361,7 @@ pub struct Memo {
     /// win: not cut by a deadline, a stop request or its node limit, so a search of the
     /// same root with more time or nodes would find none either.
     ended_without_win: bool,
+    history: History,
 }
 
 impl Memo {
@@ -425,6 +427,8 @@ pub struct Searcher<'b, 'l> {
     pub phases: Phases,
     /// Set when `phases` stopped the search before its last phase.
     stopped_between_phases: bool,
+    /// Orders moves of equal shape (shared with the sub-searches, kept in the memo).
+    history: History,
 }
 
 impl Drop for Searcher<'_, '_> {
@@ -461,6 +465,7 @@ impl<'b, 'l> Searcher<'b, 'l> {
             resuming: false,
             phases: Phases::All,
             stopped_between_phases: false,
+            history: History::default(),
         }
     }
 
@@ -476,6 +481,7 @@ impl<'b, 'l> Searcher<'b, 'l> {
         if resumes {
             self.tt = std::mem::take(&mut memo.tt);
             self.reply_cache = std::mem::take(&mut memo.reply_cache);
+            self.history = std::mem::take(&mut memo.history);
             self.phase = memo.phase;
             self.threes = memo.threes;
             self.resuming = !memo.between_phases;
@@ -509,6 +515,7 @@ impl<'b, 'l> Searcher<'b, 'l> {
         memo.ended_without_win = result.is_none() && !self.aborted && memo.complete;
         memo.tt = std::mem::take(&mut self.tt);
         memo.reply_cache = std::mem::take(&mut self.reply_cache);
+        memo.history = std::mem::take(&mut self.history);
         result
     }
 
@@ -742,6 +749,17 @@ impl<'b, 'l> Searcher<'b, 'l> {
                 self.order_threes(&mut moves);
             }
         }
+        // Among moves of equal shape, the squares that won most often so far (see
+        // [`History`]).
+        if self.history.has_wins(self.attacker) {
+            let (history, attacker) = (&self.history, self.attacker);
+            moves.sort_by(|a, b| {
+                let wins = |p| history.wins(attacker, p);
+                b.0.cmp(&a.0)
+                    .then(wins(b.1).cmp(&wins(a.1)))
+                    .then(a.1.cmp(&b.1))
+            });
+        }
         if ROOT_HINT && ply == 0 && !hint.is_none() {
             if let Some(i) = moves.iter().position(|&(_, m)| m == hint) {
                 let h = moves.remove(i);
@@ -779,6 +797,8 @@ impl<'b, 'l> Searcher<'b, 'l> {
             if won {
                 proven = true;
                 best = m;
+                let cells = self.board.cell_count();
+                self.history.add_win(self.attacker, m, cells);
                 break;
             }
             if self.aborted {
@@ -1007,8 +1027,10 @@ impl<'b, 'l> Searcher<'b, 'l> {
             stop: None,
         };
         let mut sub = Searcher::new(&mut *self.board, self.defender, &limits);
+        sub.history = std::mem::take(&mut self.history);
         let found = sub.run_budget().is_some();
         self.nodes += sub.nodes;
+        self.history = std::mem::take(&mut sub.history);
         found
     }
 
@@ -1030,12 +1052,14 @@ impl<'b, 'l> Searcher<'b, 'l> {
             stop: None,
         };
         let mut sub = Searcher::new(&mut *self.board, self.attacker, &limits);
+        sub.history = std::mem::take(&mut self.history);
         let found = sub.run_budget();
         let mut squares = Vec::new();
         if found.is_some() {
             sub.marked_proof_squares(0, VCF_PROOF_SQUARES, &mut squares);
         }
         let (used, aborted) = (sub.nodes, sub.aborted);
+        self.history = std::mem::take(&mut sub.history);
         self.nodes += used;
         // A proof cut at the cap would leave the reply window incomplete: no threat then.
         let complete = squares.len() < VCF_PROOF_SQUARES;
@@ -1085,14 +1109,21 @@ impl<'b, 'l> Searcher<'b, 'l> {
     }
 
     /// Strongest defences first: most lines fail, and a refutation found early saves
-    /// proving the attacker's win against the other replies.
+    /// proving the attacker's win against the other replies. Among equals, the squares
+    /// that refuted most often so far (see [`History`]).
     fn order_replies(&self, replies: &mut SmallVec<[Pos; 16]>) {
         let defender = self.defender;
         let board = &*self.board;
+        let history = &self.history;
         replies.sort_by_cached_key(|&r| {
             let own = MoveShape::of(board, r, defender).score();
             let blocks = MoveShape::of(board, r, defender.opponent()).score();
-            (std::cmp::Reverse(own * 2 + blocks), r)
+            let refuted = history.refutations(defender, r);
+            (
+                std::cmp::Reverse(own * 2 + blocks),
+                std::cmp::Reverse(refuted),
+                r,
+            )
         });
     }
 
@@ -1119,6 +1150,10 @@ impl<'b, 'l> Searcher<'b, 'l> {
                     let won = self.attack(ply, threes, last);
                     self.board.undo();
                     if !won {
+                        if !self.aborted {
+                            let cells = self.board.cell_count();
+                            self.history.add_refutation(self.defender, r, cells);
+                        }
                         return false;
                     }
                 }
