@@ -12,6 +12,8 @@
 //! usual trick) found 99 of the 101 wins, in 28.5M nodes against 21.0M, more in 66 of
 //! them: counter-fours and strong blocks refute most lines, a killer rarely is one.
 //!
+//! Not under renju (see `Searcher::learns_history`): there it lost in matches.
+//!
 //! One history serves a search and its VCF sub-searches (whose attacker may be either
 //! side, hence one table per colour), and a resumed search carries it on through the
 //! memo. Tables are allocated at the first count, so the many tiny searches that never
