@@ -7,12 +7,13 @@
 //! eight, `solve --win-only`). A square that won (or refuted) in one line of play tends
 //! to do so in its neighbours, which differ by a few stones: tried first among its
 //! equals, it finds the proof (or the refutation) sooner. With the history win002 takes
-//! 785k to 876k, pub-renju-win026 202k to 263k (249k to 1.05M before). Shape still comes
-//! first: a killer reply tried before all others (the last refutation at its ply, the
-//! usual trick) found 99 of the 101 wins, in 28.5M nodes against 21.0M, more in 66 of
-//! them: counter-fours and strong blocks refute most lines, a killer rarely is one.
+//! 785k to 876k. Shape still comes first: a killer reply tried before all others (the
+//! last refutation at its ply, the usual trick) found 99 of the 101 wins, in 28.5M nodes
+//! against 21.0M, more in 66 of them: counter-fours and strong blocks refute most lines,
+//! a killer rarely is one.
 //!
-//! Not under renju (see `Searcher::learns_history`): there it lost in matches.
+//! Not under renju (see `Searcher::learns_history`): there it lost in matches, though
+//! it took pub-renju-win026 from 249k-1.05M nodes over its orientations to 202k-263k.
 //!
 //! One history serves a search and its VCF sub-searches (whose attacker may be either
 //! side, hence one table per colour), and a resumed search carries it on through the
