@@ -6,12 +6,15 @@
 //! it makes a counter-threat the proof did not have to face: a four of ours, or a three
 //! (open or closed). A three defends because the opponent's threes stop forcing once we
 //! can answer them with a four, and because its stones can turn one of the forced blocks
-//! into a four of ours. So the candidates are those squares and the cells where we make
-//! a three or better; each is tried and the opponent's win searched again.
+//! into a four of ours. A two can defend the same way once one of our replies in the
+//! proof tree lands on its line: so a cell where our stone and a stone on one of the
+//! proof's squares would make a three is a candidate too (see `disturbers`). So the
+//! candidates are those cells; each is tried and the opponent's win searched again.
 //! When a candidate fails, the new proof (found with that candidate on the board) is
-//! also a proof without it, so later candidates must disturb it too: the candidate set is
-//! intersected with its squares, and shrinks until every survivor has been tried. That
-//! holds under freestyle and caro only (see `proof_holds_without_the_candidate`).
+//! also a proof without it, so later candidates must disturb it too: the candidate set
+//! is intersected with the cells that disturb it, and shrinks until every survivor has
+//! been tried. That holds under freestyle and caro only (see
+//! `proof_holds_without_the_candidate`).
 //! Under a deadline the candidates left untried count as defences; a caller can choose
 //! which are tried first, and learn which of the defences were proven (their re-search
 //! ran to its end), with [`defences_preferring`].
@@ -156,12 +159,7 @@ fn defences_at_depth(
     else {
         return None;
     };
-    let mut candidates = squares;
-    let counters = threats::cells_making(board, side, Pattern::Three);
-    candidates.extend(counters.iter().copied());
-    candidates.sort();
-    candidates.dedup();
-    candidates.retain(|&p| board.is_empty(p));
+    let mut candidates = disturbers(board, side, &squares);
     if !preferred.is_empty() {
         // Stable: the candidates not preferred keep their board order, after the others.
         candidates
@@ -203,11 +201,12 @@ fn defences_at_depth(
             }
             OpponentSearch::NoWin { .. } => {}
             OpponentSearch::Wins(proof) if proof_holds_without_the_candidate(board.rule()) => {
-                // Later candidates must disturb this proof as well (or be our threats).
+                // Later candidates must disturb this proof as well.
+                let disturbing = disturbers(board, side, &proof);
                 let tail: Vec<Pos> = candidates[i..]
                     .iter()
                     .copied()
-                    .filter(|p| proof.binary_search(p).is_ok() || counters.contains(p))
+                    .filter(|p| disturbing.binary_search(p).is_ok())
                     .collect();
                 candidates.truncate(i);
                 candidates.extend(tail);
@@ -216,6 +215,32 @@ fn defences_at_depth(
         }
     }
     Some(good)
+}
+
+/// The empty cells where a stone of `side` may disturb the opponent's proof whose squares
+/// are `proof`, sorted: the proof's own empty squares, the cells where `side` makes a
+/// three or better, and the cells where it would with a stone of its own on one of the
+/// proof's squares too (a two that a reply of ours in the proof tree turns into a three).
+///
+/// Without that last kind, narrowing dropped a real defence of our threat space: in
+/// pub-free-def016 (`e7h7g9f8h6h8j7h9`), white's proof after black l11 does not use e6,
+/// yet after e6 white has no win (the search ends without one at 12M nodes). With e6 on
+/// the board, black's block e8 of white's three g8, for one, makes e6 e7 e8 a black
+/// three. Longer chains (a two that needs two of our replies) are not followed.
+fn disturbers(board: &mut Board, side: Color, proof: &[Pos]) -> Vec<Pos> {
+    let mut out: Vec<Pos> = threats::cells_making(board, side, Pattern::Three).to_vec();
+    for &q in proof {
+        if !board.is_empty(q) {
+            continue;
+        }
+        out.push(q);
+        board.place(q, side);
+        out.extend(threats::cells_making(board, side, Pattern::Three));
+        board.undo();
+    }
+    out.sort();
+    out.dedup();
+    out
 }
 
 /// Whether an opponent's proof found with one of our candidate stones on the board also
