@@ -250,6 +250,7 @@ fn defences_do_not_depend_on_the_order_tried_and_the_proven_ones_hold() {
             }
         }
         for &m in &set.proven {
+            assert!(set.moves.contains(&m), "{}", p.id);
             p.board.place(m, side);
             let win = find_win(&mut p.board, side.opponent(), &limits);
             p.board.undo();

@@ -7,9 +7,9 @@
 //! (open or closed). A three defends because the opponent's threes stop forcing once we
 //! can answer them with a four, and because its stones can turn one of the forced blocks
 //! into a four of ours. A two can defend the same way once one of our replies in the
-//! proof tree lands on its line: so a cell where our stone and a stone on one of the
-//! proof's squares would make a three is a candidate too (see `disturbers`). So the
-//! candidates are those cells; each is tried and the opponent's win searched again.
+//! proof tree lands on its line: so, under freestyle and caro, a cell where our stone
+//! and a stone on one of the proof's squares would make a three is a candidate too (see
+//! `disturbers`). Each candidate is tried and the opponent's win searched again.
 //! When a candidate fails, the new proof (found with that candidate on the board) is
 //! also a proof without it, so later candidates must disturb it too: the candidate set
 //! is intersected with the cells that disturb it, and shrinks until every survivor has
@@ -231,9 +231,10 @@ fn defences_at_depth(
 /// three. Longer chains (a two that needs two of our replies) are not followed.
 ///
 /// Under standard and renju, where every candidate is searched and none is narrowed
-/// away, the wider set only adds searches. At 1 s per move, 200 games each against the
-/// set without it (and without the move-ordering history): renju 97-102-1 (-8.7 Elo
-/// [-57.2, +39.5]); standard, with the history, 83-110-7 (-47.2 [-96.1, -0.1]).
+/// away, the wider set only adds searches. At 1 s per move, 200 games each against an
+/// engine with neither the wider set nor the move-ordering history: renju, with the
+/// wider set, 97-102-1 (-8.7 Elo [-57.2, +39.5]); standard, with both, 83-110-7 (-47.2
+/// [-96.1, -0.1]).
 fn disturbers(board: &mut Board, side: Color, proof: &[Pos]) -> Vec<Pos> {
     let mut out: Vec<Pos> = threats::cells_making(board, side, Pattern::Three).to_vec();
     let with_our_replies = proof_holds_without_the_candidate(board.rule());
