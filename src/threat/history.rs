@@ -12,9 +12,8 @@
 //! against 21.0M, more in 66 of them: counter-fours and strong blocks refute most lines,
 //! a killer rarely is one.
 //!
-//! Under freestyle and caro only (see `Searcher::learns_history`): under renju it lost
-//! in matches, though it took pub-renju-win026 from 249k-1.05M nodes over its
-//! orientations to 202k-263k, and under standard it is not shown to gain.
+//! Not under renju (see `Searcher::learns_history`): there it lost in matches, though
+//! it took pub-renju-win026 from 249k-1.05M nodes over its orientations to 202k-263k.
 //!
 //! One history serves a search and its VCF sub-searches (whose attacker may be either
 //! side, hence one table per colour), and a resumed search carries it on through the

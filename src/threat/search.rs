@@ -1111,16 +1111,16 @@ impl<'b, 'l> Searcher<'b, 'l> {
         Some(self.with_counter_fours(out))
     }
 
-    /// Whether the search keeps a history to order its moves by (see [`History`]): under
-    /// freestyle and caro only, where it won in matches; elsewhere the order stays the
-    /// board's. At 1 s per move, 200 games each against the board's order: freestyle
-    /// 99-94-7 (+8.7 Elo [-38.8, +56.5]), and with the wider defence candidates of
-    /// `defence::disturbers` 104-91-5 (+22.6 [-24.9, +71.0]); standard 104-87-9 (+29.6
-    /// [-17.4, +77.7]) but with those candidates 83-110-7 (-47.2 [-96.1, -0.1]), so not
-    /// shown to gain; renju 90-109-1 (-33.1 [-82.3, +14.8]) and again 90-110-0 (-34.9
-    /// [-84.3, +13.2]).
+    /// Whether the search keeps a history to order its moves by (see [`History`]): not
+    /// under renju, where it lost in matches; there the order stays the board's. At 1 s
+    /// per move, 200 games each against the board's order: freestyle 99-94-7 (+8.7 Elo
+    /// [-38.8, +56.5]), and with the wider defence candidates of `defence::disturbers`
+    /// 104-91-5 (+22.6 [-24.9, +71.0]); standard 104-87-9 (+29.6 [-17.4, +77.7]) and
+    /// 98-96-6 (+3.5 [-44.2, +51.3]), but with those candidates 83-110-7 (-47.2 [-96.1,
+    /// -0.1]), which are not used under standard; renju 90-109-1 (-33.1 [-82.3, +14.8])
+    /// and again 90-110-0 (-34.9 [-84.3, +13.2]).
     fn learns_history(&self) -> bool {
-        matches!(self.board.rule(), Rule::Freestyle | Rule::Caro)
+        self.board.rule() != Rule::Renju
     }
 
     /// Strongest defences first: most lines fail, and a refutation found early saves
