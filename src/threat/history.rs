@@ -12,8 +12,9 @@
 //! against 21.0M, more in 66 of them: counter-fours and strong blocks refute most lines,
 //! a killer rarely is one.
 //!
-//! Not under renju (see `Searcher::learns_history`): there it lost in matches, though
-//! it took pub-renju-win026 from 249k-1.05M nodes over its orientations to 202k-263k.
+//! Under renju only in the root's resumable searches (see `Searcher::learns_history`):
+//! kept by every search there it lost in matches, though it took pub-renju-win026 from
+//! 249k-1.05M nodes over its orientations to 202k-263k.
 //!
 //! One history serves a search and its VCF sub-searches (whose attacker may be either
 //! side, hence one table per colour), and a resumed search carries it on through the

@@ -430,6 +430,16 @@ pub struct Searcher<'b, 'l> {
     stopped_between_phases: bool,
     /// Orders moves of equal shape (shared with the sub-searches, kept in the memo).
     history: History,
+    /// Whether the search keeps a history to order its moves by (see [`History`]): by
+    /// default not under renju, where it lost in matches; there the order stays the
+    /// board's. At 1 s per move, 200 games each against the board's order: freestyle
+    /// 99-94-7 (+8.7 Elo [-38.8, +56.5]), and with the wider defence candidates of
+    /// `defence::disturbers` 104-91-5 (+22.6 [-24.9, +71.0]); standard 104-87-9 (+29.6
+    /// [-17.4, +77.7]) and 98-96-6 (+3.5 [-44.2, +51.3]), but with those candidates
+    /// 83-110-7 (-47.2 [-96.1, -0.1]), which are not used under standard; renju 90-109-1
+    /// (-33.1 [-82.3, +14.8]) and again 90-110-0 (-34.9 [-84.3, +13.2]). The root's own
+    /// searches turn it on under every rule (see `find_win_resumed`).
+    pub(super) learns_history: bool,
 }
 
 impl Drop for Searcher<'_, '_> {
@@ -443,6 +453,7 @@ impl<'b, 'l> Searcher<'b, 'l> {
         // The search reads only stones and line classes; its placements skip the rest
         // until it is dropped (see `Drop`).
         board.pause_search_extras();
+        let learns_history = board.rule() != Rule::Renju;
         Searcher {
             board,
             attacker,
@@ -467,6 +478,7 @@ impl<'b, 'l> Searcher<'b, 'l> {
             phases: Phases::All,
             stopped_between_phases: false,
             history: History::default(),
+            learns_history,
         }
     }
 
@@ -798,7 +810,7 @@ impl<'b, 'l> Searcher<'b, 'l> {
             if won {
                 proven = true;
                 best = m;
-                if self.learns_history() {
+                if self.learns_history {
                     let cells = self.board.cell_count();
                     self.history.add_win(self.attacker, m, cells);
                 }
@@ -1031,6 +1043,7 @@ impl<'b, 'l> Searcher<'b, 'l> {
         };
         let mut sub = Searcher::new(&mut *self.board, self.defender, &limits);
         sub.history = std::mem::take(&mut self.history);
+        sub.learns_history = self.learns_history;
         let found = sub.run_budget().is_some();
         self.nodes += sub.nodes;
         self.history = std::mem::take(&mut sub.history);
@@ -1056,6 +1069,7 @@ impl<'b, 'l> Searcher<'b, 'l> {
         };
         let mut sub = Searcher::new(&mut *self.board, self.attacker, &limits);
         sub.history = std::mem::take(&mut self.history);
+        sub.learns_history = self.learns_history;
         let found = sub.run_budget();
         let mut squares = Vec::new();
         if found.is_some() {
@@ -1111,18 +1125,6 @@ impl<'b, 'l> Searcher<'b, 'l> {
         Some(self.with_counter_fours(out))
     }
 
-    /// Whether the search keeps a history to order its moves by (see [`History`]): not
-    /// under renju, where it lost in matches; there the order stays the board's. At 1 s
-    /// per move, 200 games each against the board's order: freestyle 99-94-7 (+8.7 Elo
-    /// [-38.8, +56.5]), and with the wider defence candidates of `defence::disturbers`
-    /// 104-91-5 (+22.6 [-24.9, +71.0]); standard 104-87-9 (+29.6 [-17.4, +77.7]) and
-    /// 98-96-6 (+3.5 [-44.2, +51.3]), but with those candidates 83-110-7 (-47.2 [-96.1,
-    /// -0.1]), which are not used under standard; renju 90-109-1 (-33.1 [-82.3, +14.8])
-    /// and again 90-110-0 (-34.9 [-84.3, +13.2]).
-    fn learns_history(&self) -> bool {
-        self.board.rule() != Rule::Renju
-    }
-
     /// Strongest defences first: most lines fail, and a refutation found early saves
     /// proving the attacker's win against the other replies. Among equals, the squares
     /// that refuted most often so far (see [`History`]).
@@ -1165,7 +1167,7 @@ impl<'b, 'l> Searcher<'b, 'l> {
                     let won = self.attack(ply, threes, last);
                     self.board.undo();
                     if !won {
-                        if !self.aborted && self.learns_history() {
+                        if !self.aborted && self.learns_history {
                             let cells = self.board.cell_count();
                             self.history.add_refutation(self.defender, r, cells);
                         }
