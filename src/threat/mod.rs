@@ -181,9 +181,10 @@ pub fn find_win_resumed(
     }
     let mut searcher = search::Searcher::new(board, attacker, limits);
     searcher.phases = phases;
-    // Under renju too: the history lost there when every search of the main search's
-    // nodes kept one, but these root searches are the long ones it speeds up (it took
-    // pub-renju-win026 from 249k-1.05M nodes over its orientations to 202k-263k).
+    // Under renju too: the history lost there when the searches at the main search's
+    // nodes kept one as well, but these root searches are the long ones it speeds up:
+    // through the engine at 1 s per move, pub-renju-win026's eight orientations took
+    // 87-149 ms instead of 111-910 ms, and one of them was no longer missed.
     searcher.learns_history = true;
     searcher.run_resumed(memo)
 }
