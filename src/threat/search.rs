@@ -119,6 +119,12 @@ const PREFER_FEW_REPLIES: bool = false;
 /// Whether the root tries first, at each three budget, the move whose refutation at the
 /// budget before took the most nodes (`Entry::hint`): the nearest to a win.
 /// pub-free-win002: 545k nodes without, 400k with.
+/// A budget searched over several time slices counts each root move's nodes over all of
+/// them (`Searcher::root_effort`). Counted per slice, the slice that finished the budget
+/// named the move it happened to search most of, most others being answered by the
+/// table: in the self-play position match1s-freestyle-game-0055-ply24 (a win of 993k
+/// nodes in one search) the engine's slices of 51, 222 and 204 ms stopped after 1.9M
+/// nodes without it, and with the counts carried over they find it.
 const ROOT_HINT: bool = true;
 
 /// Under caro a stone beside a five point can stop the five too (at a run end it makes
@@ -363,6 +369,9 @@ pub struct Memo {
     ended_without_win: bool,
     /// The move ordering learnt so far (see [`History`]).
     history: History,
+    /// The root moves' nodes at the budget the last search stopped in (see
+    /// `Searcher::root_effort`).
+    root_effort: Vec<(Pos, u64)>,
 }
 
 impl Memo {
@@ -430,6 +439,10 @@ pub struct Searcher<'b, 'l> {
     stopped_between_phases: bool,
     /// Orders moves of equal shape (shared with the sub-searches, kept in the memo).
     history: History,
+    /// Nodes spent on each root move at the three budget in progress, over every search
+    /// of this root that worked on that budget (kept in the memo): what names the root's
+    /// hint (see [`ROOT_HINT`]).
+    root_effort: Vec<(Pos, u64)>,
     /// Whether the search keeps a history to order its moves by (see [`History`]): by
     /// default not under renju, where it lost in matches; there the order stays the
     /// board's. At 1 s per move, 200 games each against the board's order: freestyle
@@ -479,6 +492,7 @@ impl<'b, 'l> Searcher<'b, 'l> {
             phases: Phases::All,
             stopped_between_phases: false,
             history: History::default(),
+            root_effort: Vec::new(),
             learns_history,
         }
     }
@@ -496,6 +510,7 @@ impl<'b, 'l> Searcher<'b, 'l> {
             self.tt = std::mem::take(&mut memo.tt);
             self.reply_cache = std::mem::take(&mut memo.reply_cache);
             self.history = std::mem::take(&mut memo.history);
+            self.root_effort = std::mem::take(&mut memo.root_effort);
             self.phase = memo.phase;
             self.threes = memo.threes;
             self.resuming = !memo.between_phases;
@@ -530,6 +545,7 @@ impl<'b, 'l> Searcher<'b, 'l> {
         memo.tt = std::mem::take(&mut self.tt);
         memo.reply_cache = std::mem::take(&mut self.reply_cache);
         memo.history = std::mem::take(&mut self.history);
+        memo.root_effort = std::mem::take(&mut self.root_effort);
         result
     }
 
@@ -589,6 +605,10 @@ impl<'b, 'l> Searcher<'b, 'l> {
             self.budget_bound = false;
             for threes in start..=max_threes {
                 self.threes = threes;
+                if !(resumed && threes == start) {
+                    // A new budget: only a budget an earlier search stopped in carries on.
+                    self.root_effort.clear();
+                }
                 if self.attack(0, threes, Pos::NONE) {
                     return Some(threes);
                 }
@@ -817,11 +837,16 @@ impl<'b, 'l> Searcher<'b, 'l> {
                 }
                 break;
             }
+            let effort = if ply == 0 {
+                self.add_root_effort(m, self.nodes - n0)
+            } else {
+                self.nodes - n0
+            };
             if self.aborted {
                 break;
             }
-            if self.nodes - n0 > hardest.0 {
-                hardest = (self.nodes - n0, m);
+            if effort > hardest.0 {
+                hardest = (effort, m);
             }
         }
         self.move_buffers.push(moves);
@@ -829,6 +854,21 @@ impl<'b, 'l> Searcher<'b, 'l> {
             return false;
         }
         self.store(proven, threes, if proven { best } else { hardest.1 })
+    }
+
+    /// Adds `nodes` to what root move `m` has cost at the budget in progress; returns its
+    /// total.
+    fn add_root_effort(&mut self, m: Pos, nodes: u64) -> u64 {
+        match self.root_effort.iter_mut().find(|(p, _)| *p == m) {
+            Some((_, total)) => {
+                *total += nodes;
+                *total
+            }
+            None => {
+                self.root_effort.push((m, nodes));
+                nodes
+            }
+        }
     }
 
     /// Allis's "prefer the two-reply three": orders the three-moves by how many replies
