@@ -88,6 +88,17 @@ fn build(req: &Request) -> Result<Board, String> {
     Ok(board)
 }
 
+/// The search limits `req` asks for, its time counted from `start`.
+fn limits_from(req: &Request, start: Instant) -> Limits<'static> {
+    Limits {
+        level: Level::Vct,
+        max_nodes: req.nodes,
+        max_depth: super::ROOT_DEPTH,
+        deadline: Some(start + req.time),
+        stop: None,
+    }
+}
+
 fn names(board: &Board, moves: &[Pos]) -> String {
     moves
         .iter()
@@ -115,13 +126,7 @@ pub fn solve_cli(args: &[String], out: &mut dyn Write) -> i32 {
         }
     };
     let start = Instant::now();
-    let limits = Limits {
-        level: Level::Vct,
-        max_nodes: req.nodes,
-        max_depth: super::ROOT_DEPTH,
-        deadline: Some(start + req.time),
-        stop: None,
-    };
+    let limits = limits_from(&req, start);
     let side = board.side_to_move();
     // The engine's own search for its win at the root (resumable, from a fresh memo), so
     // that the verdict and the nodes printed are those of the engine: under renju only
@@ -211,13 +216,7 @@ mod tests {
         let req = parse(&args(&cli)).expect("valid arguments");
         let mut board = build(&req).expect("a legal position");
         let side = board.side_to_move();
-        let limits = Limits {
-            level: Level::Vct,
-            max_nodes: req.nodes,
-            max_depth: crate::threat::ROOT_DEPTH,
-            deadline: None,
-            stop: None,
-        };
+        let limits = limits_from(&req, Instant::now());
         let mut memo = Memo::default();
         let root = find_win_resumed(&mut board, side, &limits, &mut memo, Phases::All);
         assert!(root.is_some(), "the engine's root search wins here");
