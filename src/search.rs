@@ -561,6 +561,10 @@ struct Worker<'a> {
     /// The opponent's threat search after the best move, kept between the slices it gets
     /// between iterations and in the check, so that each resumes the last.
     refutation_memo: threat::Memo,
+    /// The best move of the last panicked iteration while it stays best and has had no
+    /// slice of the check between iterations (see `refuted_between_iterations`); else
+    /// `Pos::NONE`.
+    unchecked_panic_choice: Pos,
 }
 
 impl<'a> Worker<'a> {
@@ -592,6 +596,7 @@ impl<'a> Worker<'a> {
             after_null: vec![false; MAX_PLY + 2],
             threat_memo: threat::Memo::default(),
             refutation_memo: threat::Memo::default(),
+            unchecked_panic_choice: Pos::NONE,
         }
     }
 
@@ -837,12 +842,14 @@ impl<'a> Worker<'a> {
     }
 
     /// After an iteration that panicked (its best move failed low: the likeliest kind of
-    /// move to lose to a forced win), a slice of the check's search for the opponent's
-    /// win after its best move `m` (worth `value`), which the check after the iterations
-    /// resumes. A panic runs the iterations up to the time held back for the check, which
-    /// with the turn limit alone is 91 ms at 1 s per move: in standard-selfplay-1s
-    /// game-0034-ply12, l11 panicked at depth 11 (209 ms), depth 12 ran to 709 ms and kept
-    /// it, and white's win after it (1.07M nodes, about 370 ms) was not found in the rest.
+    /// move to lose to a forced win), or after a later one that kept the best move such
+    /// an iteration chose before that move had its slice, a slice of the check's search
+    /// for the opponent's win after its best move `m` (worth `value`), which the check
+    /// after the iterations resumes. A panic runs the iterations up to the time held back
+    /// for the check, which with the turn limit alone is 91 ms at 1 s per move: in
+    /// standard-selfplay-1s game-0034-ply12, l11 panicked at depth 11 (209 ms), depth 12
+    /// ran to 709 ms and kept it, and white's win after it (1.07M nodes, about 370 ms) was
+    /// not found in the rest.
     /// Returns whether `m` is refuted.
     fn refuted_between_iterations(
         &mut self,
@@ -855,13 +862,24 @@ impl<'a> Worker<'a> {
         };
         let budget = tm.budget();
         let now = tm.elapsed_ms();
+        // A move that became best in a panic keeps its claim to a slice until it gets one,
+        // even when the iterations after it hold it without a panic: in
+        // standard-selfplay-1s game-0003-ply17, i5 took over in a panic at depth 8
+        // (148 ms, before the slices start), held at depth 9 (223 ms), and depth 10 ran to
+        // 574 ms; black's win after i5 takes 376k nodes (135 ms), and the check found it
+        // with too little time left for the other moves in one run of the probe.
+        if tm.last_iteration_panicked() {
+            self.unchecked_panic_choice = m;
+        } else if self.unchecked_panic_choice != m {
+            self.unchecked_panic_choice = Pos::NONE;
+        }
         // Not while the check is to resume the search for our own win: a slice here took
         // the time the iterations and the check needed to find it. With it, pub-free-win002
         // failed in two orientations (s2, s3) in every run: the iterations stopped at depth
         // 5 (355 ms), and the slice of d11 ran to 765 ms without a refutation; without it
         // depth 7 chooses d5 at 630 ms and the check proves the win at 753 ms.
         if !self.limits.options.threat_check
-            || !tm.last_iteration_panicked()
+            || self.unchecked_panic_choice != m
             || now < budget.optimum_ms / REFUTATION_SLICES_FROM_OPTIMUM
             || !self.check_may_go_on(value)
             || self.own_win_unsettled()
@@ -869,6 +887,7 @@ impl<'a> Worker<'a> {
             return false;
         }
         let end = (now + budget.optimum_ms / REFUTATION_SLICE_OF_OPTIMUM).min(budget.hard_ms);
+        self.unchecked_panic_choice = Pos::NONE;
         let Some(win) = self.refutation(m, end) else {
             return false;
         };
