@@ -9,7 +9,10 @@
 //! into a four of ours. A two can defend the same way once one of our replies in the
 //! proof tree lands on its line: so, under freestyle and caro, a cell where our stone
 //! and a stone on one of the proof's squares would make a three is a candidate too (see
-//! `disturbers`). Each candidate is tried and the opponent's win searched again.
+//! `disturbers`). Each candidate is tried and the opponent's win searched again: first
+//! against the last proof found alone (following it, see `screen`), then in passes of
+//! growing node limits, so that no one candidate's search takes all the time before the
+//! others were tried.
 //! When a candidate fails, the new proof (found with that candidate on the board) is
 //! also a proof without it, so later candidates must disturb it too: the candidate set
 //! is intersected with the cells that disturb it, and shrinks until every survivor has
@@ -19,7 +22,7 @@
 //! which are tried first, and learn which of the defences were proven (their re-search
 //! ran to its end), with [`defences_preferring`].
 
-use super::search::Searcher;
+use super::search::{follow_nearby_proof, NearbyProof, Searcher};
 use super::threats::{self, five_point, MoveShape};
 use super::Limits;
 use crate::board::{Board, Pos};
@@ -28,6 +31,12 @@ use crate::types::{Color, Rule};
 
 /// Squares of a proof tree kept at most (bounds the work on huge VCT trees).
 const PROOF_SQUARE_CAP: usize = 4096;
+/// Node limits of the passes over the candidates (the last one's is the caller's): each
+/// pass searches the candidates the one before left undecided (its nodes cut their
+/// search short), so that no candidate whose search would take all the time (the one
+/// that holds, say) keeps the others, most of them refuted in tens of thousands of
+/// nodes, from being tried. The caller's order still decides which are tried first.
+const PASS_NODES: [u64; 2] = [32_768, u64::MAX];
 /// How many of our own fours in a row are followed, each answered by the opponent's
 /// forced block, to see whether a delaying four leads to a real defence.
 const COUNTER_FOUR_DEPTH: u32 = 3;
@@ -41,13 +50,19 @@ enum OpponentSearch {
     NoWin { ended: bool },
 }
 
-/// The opponent's search for a win within `limits`.
+/// The opponent's search for a win within `limits`. `proof` holds the last win found
+/// from a root that differs from this one by our candidate stones: it is followed first
+/// (see [`follow_nearby_proof`]), and a win found here takes its place.
 fn search_opponent(
     board: &mut Board,
     attacker: Color,
     limits: &Limits,
     nodes: &mut u64,
+    proof: &mut Option<NearbyProof>,
 ) -> OpponentSearch {
+    if let Some(found) = follow_last_proof(board, attacker, limits, nodes, proof) {
+        return found;
+    }
     let mut searcher = Searcher::new(board, attacker, limits);
     let found = searcher.run_budget();
     *nodes += searcher.nodes;
@@ -56,10 +71,38 @@ fn search_opponent(
             ended: !searcher.aborted,
         };
     };
+    proven_win(&mut searcher, threes, proof)
+}
+
+/// The opponent's win found by following `proof` alone (see [`follow_nearby_proof`]),
+/// whose place the new proof takes; `None` (and `proof` as it was) when following it
+/// found none.
+fn follow_last_proof(
+    board: &mut Board,
+    attacker: Color,
+    limits: &Limits,
+    nodes: &mut u64,
+    proof: &mut Option<NearbyProof>,
+) -> Option<OpponentSearch> {
+    let mut followed = None;
+    let found = follow_nearby_proof(board, attacker, limits, proof, nodes, |searcher, threes| {
+        proven_win(searcher, threes, &mut followed)
+    })?;
+    *proof = followed;
+    Some(found)
+}
+
+/// The win `searcher` found with `threes` three-moves, its proof kept in `proof`.
+fn proven_win(
+    searcher: &mut Searcher,
+    threes: u32,
+    proof: &mut Option<NearbyProof>,
+) -> OpponentSearch {
     let mut squares = Vec::new();
     searcher.proof_squares(threes, PROOF_SQUARE_CAP, &mut squares);
     squares.sort();
     squares.dedup();
+    *proof = Some(searcher.take_proof(threes));
     OpponentSearch::Wins(squares)
 }
 
@@ -155,7 +198,9 @@ fn defences_at_depth(
         return None;
     }
     let opponent = side.opponent();
-    let OpponentSearch::Wins(squares) = search_opponent(board, opponent, limits, &mut tally.nodes)
+    let mut proof = None;
+    let OpponentSearch::Wins(squares) =
+        search_opponent(board, opponent, limits, &mut tally.nodes, &mut proof)
     else {
         return None;
     };
@@ -165,56 +210,138 @@ fn defences_at_depth(
         candidates
             .sort_by_cached_key(|p| preferred.iter().position(|q| q == p).unwrap_or(usize::MAX));
     }
+    // The defences come out in this order, whichever pass decided them.
+    let order = candidates.clone();
+    screen(
+        board,
+        side,
+        limits,
+        &mut candidates,
+        &mut proof,
+        &mut tally.nodes,
+    );
 
     let mut good = Vec::new();
-    let mut i = 0;
-    while i < candidates.len() {
-        let c = candidates[i];
-        i += 1;
-        if !threats::is_legal(board, c, side) {
-            continue;
-        }
-        if out_of_time(limits) {
-            // Every search would stop at once, but only after a few hundred nodes each:
-            // over hundreds of candidates that overshoots the deadline by seconds. The
-            // untried candidates count as defences (too many, never a false "lost").
-            good.push(c);
-            continue;
-        }
-        let is_four = MoveShape::of(board, c, side).is_four();
-        board.place(c, side);
-        let after = search_opponent(board, opponent, limits, &mut tally.nodes);
-        let holds = match &after {
-            OpponentSearch::Wins(_) => false,
-            OpponentSearch::NoWin { .. } if is_four => {
-                counter_four_holds(board, side, limits, four_depth, &mut tally.nodes)
-            }
-            OpponentSearch::NoWin { .. } => true,
+    for (pass, &pass_nodes) in PASS_NODES.iter().enumerate() {
+        let last_pass = pass + 1 == PASS_NODES.len() || pass_nodes >= limits.max_nodes;
+        let pass_limits = Limits {
+            max_nodes: pass_nodes.min(limits.max_nodes),
+            ..*limits
         };
-        board.undo();
-        match after {
-            OpponentSearch::NoWin { ended } if holds => {
+        // The candidates whose search this pass's nodes cut short, for the next pass.
+        let mut undecided = Vec::new();
+        let mut i = 0;
+        while i < candidates.len() {
+            let c = candidates[i];
+            i += 1;
+            if !threats::is_legal(board, c, side) {
+                continue;
+            }
+            if out_of_time(limits) {
+                // Every search would stop at once, but only after a few hundred nodes
+                // each: over hundreds of candidates that overshoots the deadline by
+                // seconds. The untried candidates count as defences (too many, never a
+                // false "lost").
                 good.push(c);
-                if ended && !is_four {
-                    tally.proven.push(c);
+                continue;
+            }
+            let is_four = MoveShape::of(board, c, side).is_four();
+            board.place(c, side);
+            let after =
+                search_opponent(board, opponent, &pass_limits, &mut tally.nodes, &mut proof);
+            // Our four's defence is followed through the forced block by a defence
+            // computation of its own, too dear for a pass before the last.
+            let decided = match after {
+                _ if last_pass => true,
+                OpponentSearch::Wins(_) => true,
+                OpponentSearch::NoWin { ended } => ended && !is_four,
+            };
+            let holds = match &after {
+                _ if !decided => false,
+                OpponentSearch::Wins(_) => false,
+                OpponentSearch::NoWin { .. } if is_four => {
+                    counter_four_holds(board, side, limits, four_depth, &mut tally.nodes)
                 }
+                OpponentSearch::NoWin { .. } => true,
+            };
+            board.undo();
+            match after {
+                _ if !decided => undecided.push(c),
+                OpponentSearch::NoWin { ended } if holds => {
+                    good.push(c);
+                    if ended && !is_four {
+                        tally.proven.push(c);
+                    }
+                }
+                OpponentSearch::NoWin { .. } => {}
+                OpponentSearch::Wins(squares)
+                    if proof_holds_without_the_candidate(board.rule()) =>
+                {
+                    // Later candidates must disturb this proof as well, and so must those
+                    // left for the next pass.
+                    let disturbing = disturbers(board, side, &squares);
+                    let disturbs = |p: &Pos| disturbing.binary_search(p).is_ok();
+                    let tail: Vec<Pos> = candidates[i..].iter().copied().filter(disturbs).collect();
+                    candidates.truncate(i);
+                    candidates.extend(tail);
+                    undecided.retain(disturbs);
+                }
+                OpponentSearch::Wins(_) => {}
             }
-            OpponentSearch::NoWin { .. } => {}
-            OpponentSearch::Wins(proof) if proof_holds_without_the_candidate(board.rule()) => {
-                // Later candidates must disturb this proof as well.
-                let disturbing = disturbers(board, side, &proof);
-                let tail: Vec<Pos> = candidates[i..]
-                    .iter()
-                    .copied()
-                    .filter(|p| disturbing.binary_search(p).is_ok())
-                    .collect();
-                candidates.truncate(i);
-                candidates.extend(tail);
-            }
-            OpponentSearch::Wins(_) => {}
+        }
+        if last_pass {
+            break;
+        }
+        candidates = undecided;
+    }
+    good.sort_by_cached_key(|p| order.iter().position(|q| q == p));
+    Some(good)
+}
+
+/// Drops from `candidates` the ones the opponent's last proof found (`proof`), or a proof
+/// found so, still beats: each is tried against that proof alone (see
+/// [`follow_nearby_proof`]), a few thousand nodes at most, before any gets a full
+/// search. Most candidates lose to the proof they failed to disturb or one close to it,
+/// and the full searches, in the caller's order, then go to those left: in the
+/// standard-rule position `j8j9h11i8h10h7k10`, the search's favourite (the one move that
+/// holds) was tried first and its full search took the whole deadline, leaving the 42
+/// others, refuted here in a few thousand nodes each, counted as defences.
+/// Under freestyle and caro a proof found also narrows the candidates, as in the full
+/// pass.
+fn screen(
+    board: &mut Board,
+    side: Color,
+    limits: &Limits,
+    candidates: &mut Vec<Pos>,
+    proof: &mut Option<NearbyProof>,
+    nodes: &mut u64,
+) {
+    let opponent = side.opponent();
+    let mut i = 0;
+    while i < candidates.len() && proof.is_some() && !out_of_time(limits) {
+        let c = candidates[i];
+        if !threats::is_legal(board, c, side) {
+            i += 1;
+            continue;
+        }
+        board.place(c, side);
+        let refuted = follow_last_proof(board, opponent, limits, nodes, proof);
+        board.undo();
+        let Some(OpponentSearch::Wins(squares)) = refuted else {
+            i += 1;
+            continue;
+        };
+        candidates.remove(i);
+        if proof_holds_without_the_candidate(board.rule()) {
+            let disturbing = disturbers(board, side, &squares);
+            let kept_before = candidates[..i]
+                .iter()
+                .filter(|p| disturbing.binary_search(p).is_ok())
+                .count();
+            candidates.retain(|p| disturbing.binary_search(p).is_ok());
+            i = kept_before;
         }
     }
-    Some(good)
 }
 
 /// The empty cells where a stone of `side` may disturb the opponent's proof whose squares

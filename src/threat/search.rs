@@ -367,6 +367,9 @@ pub struct Memo {
     /// win: not cut by a deadline, a stop request or its node limit, so a search of the
     /// same root with more time or nodes would find none either.
     ended_without_win: bool,
+    /// The last search found a win: its table holds the proof, and a search of a nearby
+    /// root follows it first (see [`follow_memo_proof`]).
+    won: bool,
     /// The move ordering learnt so far (see [`History`]).
     history: History,
     /// The root moves' nodes at the budget the last search stopped in (see
@@ -396,6 +399,136 @@ impl Memo {
     pub fn settled_without_win(&self, board: &Board, attacker: Color, level: Level) -> bool {
         self.is_for(board, attacker, level) && self.ended_without_win
     }
+}
+
+/// A proof of the attacker's win from another root that differs from the one searched
+/// by a few stones (a defender candidate taken back and another played, see
+/// `defence`), kept to order the next search's moves: at each attacker node, the move
+/// that won at the matching node of the other root (the same stones placed on top of
+/// it) is tried first, at the budget that won there. When the other root's proof still
+/// holds, the search walks it instead of searching its failing lines again: in the
+/// standard-rule position `j8j9h11i8h10h7k10`, where one white move of 43 holds, the
+/// 42 refutations came to a few thousand nodes each instead of tens of thousands.
+/// It orders moves only and proves nothing by itself, so the search stays as sound as
+/// without it.
+pub struct NearbyProof {
+    /// The other root's table (its wins and their moves).
+    tt: Table,
+    /// The other root's board hash: XORed with this root's, it maps a node's key to the
+    /// matching node's key there.
+    root_hash: u64,
+    /// The phase and three budget that proved the other root.
+    phase: usize,
+    threes: u32,
+}
+
+/// Nodes a search that follows a nearby proof may take (see [`follow_nearby_proof`]):
+/// where the proof still holds, following it took a few hundred to a few thousand nodes
+/// in `j8j9h11i8h10h7k10` (see [`NearbyProof`]).
+const NEARBY_PROOF_NODES: u64 = 4096;
+
+/// Follows `proof`, a win from a nearby root, from the root on `board` (see
+/// [`NearbyProof`]), within `limits` and at most `NEARBY_PROOF_NODES`. On a win, returns
+/// what `on_win` makes of the search and the budget that won (the proof followed is
+/// dropped); otherwise gives the proof back in `proof` and returns `None`, and the
+/// caller's full search runs as it would have without it. Following it is cheap where
+/// the proof holds because it starts at the proof's phase and budget; where it no longer
+/// holds, that start is dear (every line of that budget is searched, where a shorter win
+/// may be found at a smaller one), hence the cap. Adds the nodes used to `nodes`.
+pub fn follow_nearby_proof<R>(
+    board: &mut Board,
+    attacker: Color,
+    limits: &Limits,
+    proof: &mut Option<NearbyProof>,
+    nodes: &mut u64,
+    on_win: impl FnOnce(&mut Searcher, u32) -> R,
+) -> Option<R> {
+    let nearby = proof.take()?;
+    let following = Limits {
+        max_nodes: limits.max_nodes.min(NEARBY_PROOF_NODES),
+        ..*limits
+    };
+    let mut searcher = Searcher::new(board, attacker, &following);
+    searcher.follow_nearby(nearby);
+    let found = searcher.run_budget();
+    *nodes += searcher.nodes;
+    let followed = searcher.take_nearby();
+    match found {
+        Some(threes) => Some(on_win(&mut searcher, threes)),
+        None => {
+            *proof = followed;
+            None
+        }
+    }
+}
+
+/// Before a search of a root `memo` does not hold: when the memo's last search won from
+/// another root, for the same attacker and level (in the engine's check of its chosen
+/// moves, the position after another move of ours), follows that proof first (see
+/// [`follow_nearby_proof`]). On a win the memo holds the new root, its search complete.
+/// Not when the memo's table already proves the new root (a transposition
+/// [`Searcher::run_resumed`] follows at once).
+pub fn follow_memo_proof(
+    board: &mut Board,
+    attacker: Color,
+    limits: &Limits,
+    memo: &mut Memo,
+) -> Option<WinningSequence> {
+    let vct = limits.level == Level::Vct;
+    let (root_hash, memo_attacker, memo_vct) = memo.key?;
+    let proves_root = |memo: &Memo| {
+        memo.tt
+            .get(&(board.hash() ^ ATTACK_SALT[attacker.index()]))
+            .is_some_and(|e| e.win_from != NO_WIN)
+    };
+    if !memo.won
+        || memo_attacker != attacker
+        || memo_vct != vct
+        || root_hash == board.hash()
+        || proves_root(memo)
+    {
+        return None;
+    }
+    let mut proof = Some(NearbyProof {
+        tt: std::mem::take(&mut memo.tt),
+        root_hash,
+        phase: memo.phase,
+        threes: memo.threes,
+    });
+    let mut nodes = 0;
+    let found = follow_nearby_proof(
+        board,
+        attacker,
+        limits,
+        &mut proof,
+        &mut nodes,
+        |searcher, threes| {
+            let sequence = searcher.sequence(threes);
+            let followed = searcher.take_proof(threes);
+            (sequence, followed)
+        },
+    );
+    let Some((sequence, followed)) = found else {
+        // Not followed: the memo is as it was, for the full search to go on from.
+        if let Some(proof) = proof {
+            memo.tt = proof.tt;
+        }
+        return None;
+    };
+    let history = std::mem::take(&mut memo.history);
+    *memo = Memo {
+        key: Some((board.hash(), attacker, vct)),
+        tt: followed.tt,
+        phase: followed.phase,
+        threes: followed.threes,
+        nodes,
+        phase_nodes: nodes,
+        complete: true,
+        won: true,
+        history,
+        ..Memo::default()
+    };
+    Some(sequence)
 }
 
 pub struct Searcher<'b, 'l> {
@@ -454,6 +587,9 @@ pub struct Searcher<'b, 'l> {
     /// searches turn it on under every rule (see `find_win_resumed`): under renju, with
     /// the history there only, 109-89-2 (+34.9 [-12.9, +84.0]).
     pub(super) learns_history: bool,
+    /// A proof from a nearby root that orders the moves (see [`NearbyProof`]), and the
+    /// XOR of the two roots' hashes.
+    nearby: Option<(NearbyProof, u64)>,
 }
 
 impl Drop for Searcher<'_, '_> {
@@ -494,6 +630,7 @@ impl<'b, 'l> Searcher<'b, 'l> {
             history: History::default(),
             root_effort: Vec::new(),
             learns_history,
+            nearby: None,
         }
     }
 
@@ -542,11 +679,48 @@ impl<'b, 'l> Searcher<'b, 'l> {
         memo.between_phases = self.stopped_between_phases;
         memo.complete = !(self.timed_out || self.stopped_between_phases);
         memo.ended_without_win = result.is_none() && !self.aborted && memo.complete;
+        memo.won = result.is_some();
         memo.tt = std::mem::take(&mut self.tt);
         memo.reply_cache = std::mem::take(&mut self.reply_cache);
         memo.history = std::mem::take(&mut self.history);
         memo.root_effort = std::mem::take(&mut self.root_effort);
         result
+    }
+
+    /// Orders this search's moves by `proof`, a win from a nearby root (see
+    /// [`NearbyProof`]), and starts it at the phase and three budget that proved that
+    /// root: the budgets and phase below would be searched to their end again when the
+    /// proof still holds, and the larger ones hold every line of theirs when it does not.
+    /// Not for a search that resumes a memo.
+    fn follow_nearby(&mut self, proof: NearbyProof) {
+        let delta = proof.root_hash ^ self.board.hash();
+        self.phase = proof.phase;
+        self.nearby = Some((proof, delta));
+    }
+
+    /// Gives back the proof [`Self::follow_nearby`] was given.
+    fn take_nearby(&mut self) -> Option<NearbyProof> {
+        self.nearby.take().map(|(proof, _)| proof)
+    }
+
+    /// This search's proof of its root, after a run that found a win with `threes`
+    /// three-moves (as [`Self::run_budget`] returned it), for ordering the search of a
+    /// nearby root. The table goes with it: the search is done.
+    pub fn take_proof(&mut self, threes: u32) -> NearbyProof {
+        NearbyProof {
+            tt: std::mem::take(&mut self.tt),
+            root_hash: self.board.hash(),
+            phase: self.phase,
+            threes,
+        }
+    }
+
+    /// The move that won at the node matching this one in the nearby proof, and the three
+    /// budget it won with.
+    fn nearby_win(&self) -> Option<(Pos, u32)> {
+        let (proof, delta) = self.nearby.as_ref()?;
+        let e = proof.tt.get(&(self.key() ^ delta))?;
+        (e.win_from != NO_WIN).then_some((e.best, e.win_from as u32))
     }
 
     /// Iterative deepening over the three budget; returns the winning sequence.
@@ -575,10 +749,12 @@ impl<'b, 'l> Searcher<'b, 'l> {
             // A table carried over from an earlier search of this phase is kept; moving
             // on to a later phase clears it (below).
             let resumed = phase == first && self.resuming && !self.tt.is_empty();
-            let start = if resumed {
-                self.threes.min(max_threes)
-            } else {
-                0
+            let start = match &self.nearby {
+                _ if resumed => self.threes.min(max_threes),
+                Some((proof, _)) if phase == first && proof.phase == phase => {
+                    proof.threes.min(max_threes)
+                }
+                _ => 0,
             };
             if phase != first {
                 self.phase_started_at = self.nodes;
@@ -690,6 +866,10 @@ impl<'b, 'l> Searcher<'b, 'l> {
                 }
                 from = from.max(e.fails_below as u32);
             }
+            // Straight to the budget that won at the nearby proof's matching node.
+            if let Some((_, b)) = self.nearby_win().filter(|&(_, b)| b <= threes) {
+                from = from.max(b);
+            }
             for b in from..threes {
                 if self.attack_at(ply, b, last) {
                     return true;
@@ -798,6 +978,12 @@ impl<'b, 'l> Searcher<'b, 'l> {
             if let Some(i) = moves.iter().position(|&(_, m)| m == hint) {
                 let h = moves.remove(i);
                 moves.insert(0, h);
+            }
+        }
+        if let Some((m, _)) = self.nearby_win().filter(|&(_, b)| b <= threes) {
+            if let Some(i) = moves.iter().position(|&(_, p)| p == m) {
+                let first = moves.remove(i);
+                moves.insert(0, first);
             }
         }
         let mut proven = false;
@@ -1352,5 +1538,154 @@ impl<'b, 'l> Searcher<'b, 'l> {
             steps,
             nodes: self.nodes,
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::threat::corpus;
+    use crate::threat::verify::{verify_win, Rejection};
+
+    fn vct(max_nodes: u64) -> Limits<'static> {
+        Limits {
+            level: Level::Vct,
+            max_nodes,
+            max_depth: 10,
+            deadline: None,
+            stop: None,
+        }
+    }
+
+    /// The proof of `attacker`'s win on `board` within `limits`, with its squares.
+    fn proof_of(
+        board: &mut Board,
+        attacker: Color,
+        limits: &Limits,
+    ) -> Option<(NearbyProof, Vec<Pos>)> {
+        let mut searcher = Searcher::new(board, attacker, limits);
+        let threes = searcher.run_budget()?;
+        let mut squares = Vec::new();
+        searcher.proof_squares(threes, 4096, &mut squares);
+        Some((searcher.take_proof(threes), squares))
+    }
+
+    /// Over generated positions where the side not to move has a forced win: a defender
+    /// stone is placed near the win's first move, and the proof of the root without it
+    /// is followed. Every win the following claims must pass the independent verifier
+    /// and be found by a search from scratch too; where it finds none, the proof comes
+    /// back; the board is left as it was.
+    #[test]
+    fn a_followed_proof_claims_only_real_wins() {
+        let limits = vct(20_000);
+        let check = vct(300_000);
+        let (mut followed, mut not_followed) = (0, 0);
+        let mut false_wins = Vec::new();
+        for mut board in corpus::generate(25, 50) {
+            let defender = board.side_to_move();
+            let attacker = defender.opponent();
+            if board.has_five_point(defender) {
+                continue;
+            }
+            let Some((_, squares)) = proof_of(&mut board, attacker, &limits) else {
+                continue;
+            };
+            let first = squares[0];
+            let stones: Vec<Pos> = (0..4)
+                .flat_map(|dir| [-2, 2].map(|k| board.offset(first, dir, k)))
+                .filter(|&p| board.is_empty(p))
+                .collect();
+            for c in stones {
+                // A proof of the root as it is, for each stone (following uses it up).
+                let proof = proof_of(&mut board, attacker, &limits).map(|(proof, _)| proof);
+                assert!(
+                    proof.is_some(),
+                    "the same search found the win a moment ago"
+                );
+                board.place(c, defender);
+                let before = board.hash();
+                let mut proof = proof;
+                let mut nodes = 0;
+                let win = follow_nearby_proof(
+                    &mut board,
+                    attacker,
+                    &limits,
+                    &mut proof,
+                    &mut nodes,
+                    |searcher, threes| searcher.sequence(threes).first_move(),
+                );
+                assert_eq!(board.hash(), before, "following changed the board");
+                match win {
+                    Some(first) => {
+                        followed += 1;
+                        let first = first.expect("a win has a first move");
+                        let fresh = super::super::find_win(&mut board, attacker, &limits);
+                        assert!(fresh.is_some(), "followed a win a search does not find");
+                        let verdict = verify_win(&mut board, attacker, first, &check, 5_000);
+                        if !matches!(verdict, Ok(()) | Err(Rejection::TooBig)) {
+                            false_wins.push(format!("{verdict:?}"));
+                        }
+                    }
+                    None => {
+                        not_followed += 1;
+                        assert!(proof.is_some(), "the proof not followed is given back");
+                    }
+                }
+                board.undo();
+            }
+        }
+        println!("followed {followed}, not followed {not_followed}");
+        assert!(false_wins.is_empty(), "false wins: {false_wins:?}");
+        assert!(
+            followed >= 20 && not_followed >= 5,
+            "too few cases to mean anything"
+        );
+    }
+
+    /// Where the proof still holds, following it costs a fraction of a new search: in
+    /// the standard-rule position `j8j9h11i8h10h7k10` (white to move; black wins if
+    /// white does not defend, and only h9 does), white stones off black's proof, each
+    /// refuted by following the proof of the position without it.
+    #[test]
+    fn following_a_proof_that_still_holds_is_cheaper_than_a_new_search() {
+        let mut board = Board::new(15, 15, Rule::Standard).unwrap();
+        for c in crate::types::parse_pos_sequence("j8j9h11i8h10h7k10").unwrap() {
+            board.play(c).unwrap();
+        }
+        let limits = Limits {
+            max_depth: super::super::ROOT_DEPTH,
+            ..vct(1_000_000)
+        };
+        let (mut following, mut fresh) = (0, 0);
+        for name in ["d5", "d8", "e9", "m8", "n7", "k15"] {
+            let c = board
+                .pos(crate::types::Coord::from_pos_notation(name).unwrap())
+                .unwrap();
+            let proof = proof_of(&mut board, Color::Black, &limits).map(|(proof, _)| proof);
+            assert!(proof.is_some(), "black wins if white passes");
+            board.place(c, Color::White);
+            let mut proof = proof;
+            let won = follow_nearby_proof(
+                &mut board,
+                Color::Black,
+                &limits,
+                &mut proof,
+                &mut following,
+                |_, _| (),
+            );
+            assert!(
+                won.is_some(),
+                "the proof without {name} still wins after it"
+            );
+            let (win, nodes) = super::super::find_win_counted(&mut board, Color::Black, &limits);
+            assert!(win.is_some(), "{name}");
+            fresh += nodes;
+            board.undo();
+        }
+        println!("following {following} nodes, new searches {fresh}");
+        assert!(
+            following * 4 < fresh,
+            "following {following}, new searches {fresh}"
+        );
     }
 }
