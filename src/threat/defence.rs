@@ -282,19 +282,13 @@ fn defences_at_depth(
                     }
                 }
                 OpponentSearch::NoWin { .. } => {}
-                OpponentSearch::Wins(squares)
-                    if proof_holds_without_the_candidate(board.rule()) =>
-                {
+                OpponentSearch::Wins(squares) => {
                     // Later candidates must disturb this proof as well, and so must those
                     // left for the next pass.
-                    let disturbing = disturbers(board, side, &squares);
-                    let disturbs = |p: &Pos| disturbing.binary_search(p).is_ok();
-                    let tail: Vec<Pos> = candidates[i..].iter().copied().filter(disturbs).collect();
-                    candidates.truncate(i);
-                    candidates.extend(tail);
-                    undecided.retain(disturbs);
+                    let mut later = candidates.split_off(i);
+                    narrow(board, side, &squares, &mut [&mut later, &mut undecided]);
+                    candidates.extend(later);
                 }
-                OpponentSearch::Wins(_) => {}
             }
         }
         if last_pass {
@@ -340,15 +334,23 @@ fn screen(
             continue;
         };
         candidates.remove(i);
-        if proof_holds_without_the_candidate(board.rule()) {
-            let disturbing = disturbers(board, side, &squares);
-            let kept_before = candidates[..i]
-                .iter()
-                .filter(|p| disturbing.binary_search(p).is_ok())
-                .count();
-            candidates.retain(|p| disturbing.binary_search(p).is_ok());
-            i = kept_before;
-        }
+        let mut later = candidates.split_off(i);
+        narrow(board, side, &squares, &mut [&mut *candidates, &mut later]);
+        i = candidates.len();
+        candidates.extend(later);
+    }
+}
+
+/// Under freestyle and caro, where a proof found with one of our candidates on the
+/// board holds without it too (see `proof_holds_without_the_candidate`), drops from each
+/// list the cells that do not disturb that proof, whose squares are `squares`.
+fn narrow(board: &mut Board, side: Color, squares: &[Pos], lists: &mut [&mut Vec<Pos>]) {
+    if !proof_holds_without_the_candidate(board.rule()) {
+        return;
+    }
+    let disturbing = disturbers(board, side, squares);
+    for list in lists {
+        list.retain(|p| disturbing.binary_search(p).is_ok());
     }
 }
 

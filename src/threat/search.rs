@@ -1634,11 +1634,10 @@ mod tests {
                 board.undo();
             }
         }
-        println!("followed {followed}, not followed {not_followed}");
         assert!(false_wins.is_empty(), "false wins: {false_wins:?}");
         assert!(
             followed >= 20 && not_followed >= 5,
-            "too few cases to mean anything"
+            "too few cases to mean anything: followed {followed}, not followed {not_followed}"
         );
     }
 
@@ -1682,7 +1681,6 @@ mod tests {
             fresh += nodes;
             board.undo();
         }
-        println!("following {following} nodes, new searches {fresh}");
         assert!(
             following * 4 < fresh,
             "following {following}, new searches {fresh}"
