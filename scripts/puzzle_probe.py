@@ -11,8 +11,14 @@ search's own sound verdicts (`pbrain-wuzi solve`), not by a list of answers:
       finds a forced win for the side to move (`win`) or a forced win for the opponent
       that a move may still stop (`defend`), leaving out the trivial ones (a five to make,
       a four to block).
-  puzzle_probe.py probe [--turn-ms MS] [--nodes N] [--solver PBRAIN] positions.tsv BRAIN...
-      Plays each position through the protocol at MS per move and judges the reply:
+  puzzle_probe.py probe [--turn-ms MS] [--nodes N] [--solver PBRAIN] [--fresh] [--verbose]
+                        positions.tsv BRAIN...
+      Plays each position through the protocol at MS per move and judges the reply.
+      One brain process plays them all, in file order with START between them, as a
+      manager runs a brain: its hash table then carries over, warm from the positions
+      before (the plies of one game come in a row), and a verdict may depend on them.
+      --fresh starts a new brain for each position instead; --verbose shows the
+      protocol lines, the brain's MESSAGE lines among them.
         win:    ok when `solve` proves the opponent lost after it; MISS when it cannot
                 (the reply may still win, beyond the proof's reach); FAIL when the
                 opponent then has a proven win.
@@ -127,10 +133,15 @@ def cmd_probe(args):
             if line.strip() and not line.startswith("#"):
                 cid, rule, size, kind, moves = line.rstrip("\n").split("\t")[:5]
                 cases.append((cid, int(rule), int(size), kind, parse_pos(moves)))
-    brain = Brain(args.brain, verbose=False)
+    brain = Brain(args.brain, verbose=args.verbose)
     counts = {}
     try:
-        for cid, rule, size, kind, moves in cases:
+        for i, (cid, rule, size, kind, moves) in enumerate(cases):
+            if args.fresh and i > 0:
+                brain.send("END")
+                brain.wait_exit(2)
+                brain.kill()
+                brain = Brain(args.brain, verbose=args.verbose)
             brain.send(f"START {size}")
             if brain.reply(10) != "OK":
                 print(f"FAIL {cid}: START {size} not answered OK")
@@ -201,6 +212,9 @@ def main():
     pr.add_argument("--solver", default="target/release/pbrain-wuzi")
     pr.add_argument("--turn-ms", type=int, default=1000)
     pr.add_argument("--nodes", type=int, default=3_000_000)
+    pr.add_argument("--fresh", action="store_true",
+                    help="a new brain process for each position (no table carried over)")
+    pr.add_argument("--verbose", action="store_true", help="show the protocol lines")
     pr.add_argument("positions")
     pr.add_argument("brain", nargs="+")
     args = ap.parse_args()
