@@ -623,11 +623,18 @@ impl Board {
     }
 
     /// The class `color` would make on line `dir` by playing the empty cell `p` if a stone
-    /// of its own also stood `k` cells (1 ≤ |k| ≤ 5) from `p` along that line: one table
-    /// lookup, no move made.
+    /// of `stone` also stood on the empty cell `k` cells (1 ≤ |k| ≤ the rule's reach, see
+    /// [`reach_of`]) from `p` along that line: one table lookup, no move made.
     #[inline]
-    pub fn pattern_with_stone(&self, p: Pos, color: Color, dir: usize, k: i32) -> Pattern {
-        let bits = (Cell::stone(color) as u32) << slot_shift(k);
+    pub fn pattern_with_stone(
+        &self,
+        p: Pos,
+        color: Color,
+        dir: usize,
+        k: i32,
+        stone: Color,
+    ) -> Pattern {
+        let bits = (Cell::stone(stone) as u32) << slot_shift(k);
         self.table.lookup(self.codes[p.index()][dir] | bits)[color.index()]
     }
 

@@ -1172,7 +1172,16 @@ impl<'b, 'l> Searcher<'b, 'l> {
                     self.attacker,
                     &mut candidates,
                 );
+                let by_shape = matches!(self.board.rule(), Rule::Freestyle | Rule::Standard);
                 for c in candidates {
+                    // A four point the stone leaves one: not a reply, and no stone placed.
+                    if by_shape
+                        && points
+                            .iter()
+                            .any(|&q| threats::stays_four_point(self.board, q, c, self.attacker))
+                    {
+                        continue;
+                    }
                     self.board.place(c, self.defender);
                     let stopped = points
                         .iter()

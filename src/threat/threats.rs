@@ -14,7 +14,7 @@
 //! or a blocked five is simply not a five point, and renju's forbidden points are checked
 //! with `rules::is_forbidden`).
 
-use crate::board::{Board, Pos};
+use crate::board::{reach_of, Board, Pos};
 use crate::pattern::Pattern;
 use crate::rules;
 use crate::types::{Color, Coord, Rule};
@@ -462,7 +462,7 @@ fn quiet_threats(board: &mut Board, anchors: &[Pos], color: Color, out: &mut Vec
                 // What `q` would make on this line with the stone: only a shape that
                 // would be sure is played out and checked exactly.
                 let mut grown = lines;
-                grown[dir] = board.pattern_with_stone(q, color, dir, k);
+                grown[dir] = board.pattern_with_stone(q, color, dir, k, color);
                 let mut shape = MoveShape::default();
                 for l in grown {
                     shape.add(l);
@@ -541,6 +541,36 @@ pub fn sure_win_points(board: &mut Board, color: Color, out: &mut SmallVec<[Pos;
 /// Whether a four-three point counts as a threat (a three-move that creates only a
 /// four-three point is then searched as a threat, with the wider reply window below).
 pub const FOUR_THREE_THREATS: bool = true;
+
+/// Whether the empty cell `q` stays a five, straight-four or double-four point of
+/// `attacker` with a stone of the opponent on the empty cell `c`, read from `q`'s line
+/// codes with no stone placed: a stone changes `q`'s class on the line they share only,
+/// and only within the rule's reach. Under freestyle and standard such a point is sure
+/// by its shape alone (see [`is_sure_win_point`]), so `true` means that `c` leaves it a
+/// sure win point; `false` leaves the question to [`still_sure`] (a four-three point,
+/// for one, needs the stone placed). The reply search tries dozens of stones against
+/// each threat, and placing one updates the classes of up to 40 cells.
+pub fn stays_four_point(board: &Board, q: Pos, c: Pos, attacker: Color) -> bool {
+    debug_assert!(matches!(board.rule(), Rule::Freestyle | Rule::Standard));
+    if q == c {
+        return false;
+    }
+    let mut lines = board.cell_patterns(q)[attacker.index()];
+    let reach = reach_of(board.rule()) as isize;
+    'shared: for (dir, line) in lines.iter_mut().enumerate() {
+        for k in (-reach..=reach).filter(|&k| k != 0) {
+            if board.offset(q, dir, k) == c {
+                *line = board.pattern_with_stone(q, attacker, dir, k as i32, attacker.opponent());
+                break 'shared;
+            }
+        }
+    }
+    let mut shape = MoveShape::default();
+    for l in lines {
+        shape.add(l);
+    }
+    shape.five || shape.wins_next()
+}
 
 /// Whether the point `q` of `attacker` is still a sure win after the opponent's stone
 /// (see [`is_sure_win_point`] and [`is_four_three_point`]).
@@ -706,4 +736,67 @@ pub fn has_four_points(board: &Board, color: Color) -> bool {
         + board.pattern_count(color, Pattern::OpenFour)
         + board.pattern_count(color, Pattern::DoubleFour)
         > 0
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::threat::corpus;
+
+    /// [`stays_four_point`], which reads a four point's classes with the opponent's stone
+    /// added to one line code, against the board with the stone placed (its incremental
+    /// update of every class within reach) and [`still_sure`] there.
+    #[test]
+    fn a_four_point_read_without_the_stone_matches_the_stone_placed() {
+        let (mut stays, mut stopped) = (0, 0);
+        for mut board in corpus::generate(60, 51) {
+            if !matches!(board.rule(), Rule::Freestyle | Rule::Standard) {
+                continue;
+            }
+            for attacker in Color::BOTH {
+                let points: Vec<Pos> = cells_making(&board, attacker, Pattern::Four)
+                    .into_iter()
+                    .filter(|&q| {
+                        let shape = MoveShape::of(&board, q, attacker);
+                        shape.five || shape.wins_next()
+                    })
+                    .collect();
+                for q in points {
+                    let cq = board.coord(q);
+                    let near: Vec<Pos> = board
+                        .positions()
+                        .filter(|&c| c != q && board.is_empty(c))
+                        .filter(|&c| {
+                            let cc = board.coord(c);
+                            (cc.x - cq.x).abs().max((cc.y - cq.y).abs()) <= 6
+                        })
+                        .collect();
+                    for c in near {
+                        let read = stays_four_point(&board, q, c, attacker);
+                        board.place(c, attacker.opponent());
+                        let shape = MoveShape::of(&board, q, attacker);
+                        let placed = shape.five || shape.wins_next();
+                        let sure = still_sure(&mut board, q, attacker);
+                        board.undo();
+                        assert_eq!(read, placed, "point {cq:?}, stone {:?}", board.coord(c));
+                        assert!(
+                            !read || sure,
+                            "{cq:?} read as sure after {:?}",
+                            board.coord(c)
+                        );
+                        if read {
+                            stays += 1;
+                        } else {
+                            stopped += 1;
+                        }
+                    }
+                }
+            }
+        }
+        // Both answers must occur often, or the comparison shows little.
+        assert!(
+            stays >= 1000 && stopped >= 100,
+            "{stays} stay, {stopped} stopped"
+        );
+    }
 }
