@@ -75,9 +75,14 @@ impl MoveShape {
     /// The shape of `color` playing the empty cell `p`.
     #[inline]
     pub fn of(board: &Board, p: Pos, color: Color) -> MoveShape {
-        let lines = &board.cell_patterns(p)[color.index()];
+        MoveShape::from_lines(board.cell_patterns(p)[color.index()])
+    }
+
+    /// The shape of a move whose classes on the four lines are `lines`.
+    #[inline]
+    pub fn from_lines(lines: [Pattern; 4]) -> MoveShape {
         let mut shape = MoveShape::default();
-        for &l in lines {
+        for l in lines {
             shape.add(l);
         }
         shape
@@ -463,10 +468,7 @@ fn quiet_threats(board: &mut Board, anchors: &[Pos], color: Color, out: &mut Vec
                 // would be sure is played out and checked exactly.
                 let mut grown = lines;
                 grown[dir] = board.pattern_with_stone(q, color, dir, k, color);
-                let mut shape = MoveShape::default();
-                for l in grown {
-                    shape.add(l);
-                }
+                let shape = MoveShape::from_lines(grown);
                 if !(shape.wins_next() || (shape.fours == 1 && shape.open_threes > 0)) {
                     continue;
                 }
@@ -565,10 +567,7 @@ pub fn stays_four_point(board: &Board, q: Pos, c: Pos, attacker: Color) -> bool 
             }
         }
     }
-    let mut shape = MoveShape::default();
-    for l in lines {
-        shape.add(l);
-    }
+    let shape = MoveShape::from_lines(lines);
     shape.five || shape.wins_next()
 }
 
