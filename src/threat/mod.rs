@@ -314,7 +314,8 @@ mod tests {
         );
     }
 
-    fn game(rule: Rule, moves: &str) -> Board {
+    /// A 15x15 board of `rule` after `moves` ("pos" notation, black first).
+    pub(super) fn game(rule: Rule, moves: &str) -> Board {
         let mut b = Board::new(15, 15, rule).unwrap();
         for c in crate::types::parse_pos_sequence(moves).unwrap() {
             b.play(c).unwrap();
@@ -322,7 +323,8 @@ mod tests {
         b
     }
 
-    fn at(b: &Board, name: &str) -> Pos {
+    /// The cell of `name` ("pos" notation) on `b`.
+    pub(super) fn at(b: &Board, name: &str) -> Pos {
         b.pos(Coord::from_pos_notation(name).unwrap()).unwrap()
     }
 

@@ -275,6 +275,12 @@ fn three_cost(was_block: bool) -> u32 {
 /// Salt mixed into the hash of attacker nodes so they never collide with other uses.
 const ATTACK_SALT: [u64; 2] = [0x9d3c_61a2_52f1_0b17, 0x4b8e_27c5_d6a9_3f01];
 
+/// The table key of the node where `attacker` is to move on a board of hash `hash`.
+#[inline]
+fn attack_key(hash: u64, attacker: Color) -> u64 {
+    hash ^ ATTACK_SALT[attacker.index()]
+}
+
 /// The table's keys are Zobrist hashes, already uniformly mixed: hashing them again
 /// (SipHash by default) would only cost time.
 #[derive(Default)]
@@ -478,7 +484,7 @@ pub fn follow_memo_proof(
     let (root_hash, memo_attacker, memo_vct) = memo.key?;
     let proves_root = |memo: &Memo| {
         memo.tt
-            .get(&(board.hash() ^ ATTACK_SALT[attacker.index()]))
+            .get(&attack_key(board.hash(), attacker))
             .is_some_and(|e| e.win_from != NO_WIN)
     };
     if !memo.won
@@ -841,7 +847,7 @@ impl<'b, 'l> Searcher<'b, 'l> {
     }
 
     fn key(&self) -> u64 {
-        self.board.hash() ^ ATTACK_SALT[self.attacker.index()]
+        attack_key(self.board.hash(), self.attacker)
     }
 
     /// Attacker to move, `ply` attacker moves made, `threes` three-moves still allowed,
@@ -1554,6 +1560,7 @@ impl<'b, 'l> Searcher<'b, 'l> {
 mod tests {
     use super::*;
     use crate::threat::corpus;
+    use crate::threat::tests::{at, game};
     use crate::threat::verify::{verify_win, Rejection};
 
     fn vct(max_nodes: u64) -> Limits<'static> {
@@ -1656,19 +1663,14 @@ mod tests {
     /// refuted by following the proof of the position without it.
     #[test]
     fn following_a_proof_that_still_holds_is_cheaper_than_a_new_search() {
-        let mut board = Board::new(15, 15, Rule::Standard).unwrap();
-        for c in crate::types::parse_pos_sequence("j8j9h11i8h10h7k10").unwrap() {
-            board.play(c).unwrap();
-        }
+        let mut board = game(Rule::Standard, "j8j9h11i8h10h7k10");
         let limits = Limits {
             max_depth: super::super::ROOT_DEPTH,
             ..vct(1_000_000)
         };
         let (mut following, mut fresh) = (0, 0);
         for name in ["d5", "d8", "e9", "m8", "n7", "k15"] {
-            let c = board
-                .pos(crate::types::Coord::from_pos_notation(name).unwrap())
-                .unwrap();
+            let c = at(&board, name);
             let proof = proof_of(&mut board, Color::Black, &limits).map(|(proof, _)| proof);
             assert!(proof.is_some(), "black wins if white passes");
             board.place(c, Color::White);
