@@ -278,6 +278,17 @@ pub fn is_four_three_point(board: &mut Board, p: Pos, color: Color) -> bool {
     if shape.fours != 1 || shape.open_threes == 0 || !is_legal(board, p, color) {
         return false;
     }
+    if matches!(board.rule(), Rule::Freestyle | Rule::Standard) {
+        if let Some(wins) = four_three_by_shape(board, p, color) {
+            return wins;
+        }
+    }
+    four_three_by_placing(board, p, color)
+}
+
+/// [`is_four_three_point`] by playing it out: `p`'s stone, then each stone that stops
+/// its four in turn.
+fn four_three_by_placing(board: &mut Board, p: Pos, color: Color) -> bool {
     let opponent = color.opponent();
     let three_dirs: SmallVec<[usize; 4]> = (0..4)
         .filter(|&d| board.pattern(p, color, d) == Pattern::OpenThree)
@@ -308,6 +319,64 @@ pub fn is_four_three_point(board: &mut Board, p: Pos, color: Color) -> bool {
     };
     board.undo();
     wins
+}
+
+/// [`is_four_three_point`] under freestyle and standard, read from line codes with no
+/// stone placed (the placements cost more than the rest of the test: each updates the
+/// classes of up to 40 cells). `p` makes one four and an open three; under these rules
+/// the four has a single five point `s` and nothing stops it but a stone there, and the
+/// three wins once its line holds a straight four, which is sure by its shape. So, with
+/// `p`'s stone added to the codes it lies on: the four point wins unless the stone on
+/// `s` makes a four (or better) for the opponent, which would give it a five point, or
+/// no cell of the three's line becomes a straight-four point. A stone on `s` changes
+/// nothing on the three's line, which meets the four's line at `p` only. `None` leaves
+/// the question to the placements: when either side has a five point already, when the
+/// four is a straight one, or when its five points are not one (none of which occurs
+/// for a point the callers ask about).
+fn four_three_by_shape(board: &Board, p: Pos, color: Color) -> Option<bool> {
+    debug_assert!(matches!(board.rule(), Rule::Freestyle | Rule::Standard));
+    let opponent = color.opponent();
+    if board.has_five_point(color) || board.has_five_point(opponent) {
+        return None;
+    }
+    let lines = board.cell_patterns(p)[color.index()];
+    let four_dir = lines.iter().position(|&l| l == Pattern::Four)?;
+    // The four's five points: cells of its line within four of `p` that make a five with
+    // `p`'s stone (`k` steps from `p`, so `p` is `-k` steps from them).
+    let mut five_point = None;
+    for k in (-4..=4).filter(|&k| k != 0) {
+        let f = board.offset(p, four_dir, k as isize);
+        if board.is_empty(f)
+            && board.pattern_with_stone(f, color, four_dir, -k, color) == Pattern::Five
+        {
+            if five_point.is_some() {
+                return None;
+            }
+            five_point = Some((f, k));
+        }
+    }
+    let (s, k_s) = five_point?;
+    let opponent_fours = (0..4).any(|dir| {
+        let class = if dir == four_dir {
+            board.pattern_with_stone(s, opponent, dir, -k_s, color)
+        } else {
+            board.pattern(s, opponent, dir)
+        };
+        class >= Pattern::Four
+    });
+    if opponent_fours {
+        return Some(false);
+    }
+    let straight_four_next = (0..4)
+        .filter(|&dir| lines[dir] == Pattern::OpenThree)
+        .any(|dir| {
+            (-4..=4).filter(|&k| k != 0).any(|k| {
+                let t = board.offset(p, dir, k as isize);
+                board.is_empty(t)
+                    && board.pattern_with_stone(t, color, dir, -k, color) == Pattern::OpenFour
+            })
+        });
+    Some(straight_four_next)
 }
 
 /// Classifies the threat `color` made by its stone at `gain` (already placed), given the
@@ -797,5 +866,64 @@ mod tests {
             stays >= 1000 && stopped >= 100,
             "{stays} stay, {stopped} stopped"
         );
+    }
+
+    /// [`four_three_by_shape`] against [`four_three_by_placing`] on every cell where a
+    /// side makes one four and an open three, and again with a stone of the opponent on
+    /// each empty cell near it (as the reply search asks).
+    #[test]
+    fn a_four_three_point_read_without_stones_matches_the_stones_placed() {
+        let (mut wins, mut fails) = (0, 0);
+        let mut compare = |board: &mut Board, p: Pos, color: Color| {
+            let shape = MoveShape::of(board, p, color);
+            // A straight four is a sure win point by itself: callers never ask.
+            if !board.is_empty(p) || shape.fours != 1 || shape.open_threes == 0 || shape.wins_next()
+            {
+                return;
+            }
+            let read = four_three_by_shape(board, p, color);
+            let placed = four_three_by_placing(board, p, color);
+            assert!(read.is_some(), "no read at {:?}", board.coord(p));
+            assert_eq!(read, Some(placed), "four-three point {:?}", board.coord(p));
+            if placed {
+                wins += 1;
+            } else {
+                fails += 1;
+            }
+        };
+        for mut board in corpus::generate(1000, 52) {
+            if !matches!(board.rule(), Rule::Freestyle | Rule::Standard) {
+                continue;
+            }
+            for color in Color::BOTH {
+                if board.has_five_point(color.opponent()) || board.has_five_point(color) {
+                    continue;
+                }
+                let points: Vec<Pos> = cells_making(&board, color, Pattern::Four)
+                    .into_iter()
+                    .collect();
+                for p in points {
+                    compare(&mut board, p, color);
+                    let cp = board.coord(p);
+                    let near: Vec<Pos> = board
+                        .positions()
+                        .filter(|&c| c != p && board.is_empty(c))
+                        .filter(|&c| {
+                            let cc = board.coord(c);
+                            (cc.x - cp.x).abs().max((cc.y - cp.y).abs()) <= 5
+                        })
+                        .collect();
+                    for c in near {
+                        board.place(c, color.opponent());
+                        if !board.has_five_point(color.opponent()) && !board.has_five_point(color) {
+                            compare(&mut board, p, color);
+                        }
+                        board.undo();
+                    }
+                }
+            }
+        }
+        // Both answers must occur often, or the comparison shows little.
+        assert!(wins >= 1000 && fails >= 100, "{wins} win, {fails} fail");
     }
 }
