@@ -644,6 +644,16 @@ impl Board {
         &self.patterns[p.index()]
     }
 
+    /// The four line classes the stone on `p` made, for both colours, when it was
+    /// played: a placement updates the empty cells along its lines only, and undo takes
+    /// stones back last in, first out, so an occupied cell keeps the classes it had as
+    /// the last empty state before its stone.
+    #[inline]
+    pub fn classes_when_played(&self, p: Pos) -> &CellPatterns {
+        debug_assert!(!self.is_empty(p), "classes_when_played of an empty cell");
+        &self.patterns[p.index()]
+    }
+
     /// The class on line `dir` through `p` as if `color` stood on `p`, whatever `p` holds
     /// now (used to inspect lines through placed stones).
     #[inline]

@@ -1143,9 +1143,8 @@ impl<'b, 'l> Searcher<'b, 'l> {
         let mut out: SmallVec<[Pos; 16]> = SmallVec::new();
         match points {
             None => {
-                let near = self.board.cells_on_lines(last);
-                let Some(stops) =
-                    threats::five_stoppers_in(self.board, near.into_iter(), self.attacker)
+                // The attacker had no five point before `last`: it would have played it.
+                let Some(stops) = threats::five_stoppers_after(self.board, last, self.attacker)
                 else {
                     return Replies::Unstoppable;
                 };

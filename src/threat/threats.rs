@@ -192,6 +192,21 @@ pub fn five_stoppers_in(
     Some(out)
 }
 
+/// [`five_stoppers`] just after `color`'s stone on `last`, when `color` had no five point
+/// before it: each five point it has now lies on a line where `last` made a four (or
+/// better), within four of it, so only those lines are read (most fours make one).
+pub fn five_stoppers_after(board: &Board, last: Pos, color: Color) -> Option<SmallVec<[Pos; 8]>> {
+    let made = board.classes_when_played(last)[color.index()];
+    let cells = (0..4)
+        .filter(|&dir| made[dir] >= Pattern::Four)
+        .flat_map(|dir| {
+            (-4..=4)
+                .filter(|&k| k != 0)
+                .map(move |k| board.offset(last, dir, k))
+        });
+    five_stoppers_in(board, cells, color)
+}
+
 /// Calls `f` on the empty cells within five of `p` along each line where `color`
 /// playing `p` makes `least` or better: under caro, where a stone at a run end blocks a
 /// five (or spoils a straight four), the cells that can stop what `p` makes.
@@ -253,7 +268,7 @@ pub fn is_sure_win_point(board: &mut Board, p: Pos, color: Color) -> bool {
     }
     board.place(p, color);
     // `color` had no five point before (or `p` would be a five): all are new, on p's lines.
-    let sure = match five_stoppers_in(board, board.cells_on_lines(p).into_iter(), color) {
+    let sure = match five_stoppers_after(board, p, color) {
         None => true,
         Some(stoppers) => stoppers.iter().all(|&s| {
             board.place(s, color.opponent());
@@ -294,7 +309,7 @@ fn four_three_by_placing(board: &mut Board, p: Pos, color: Color) -> bool {
         .filter(|&d| board.pattern(p, color, d) == Pattern::OpenThree)
         .collect();
     board.place(p, color);
-    let stoppers = five_stoppers_in(board, board.cells_on_lines(p).into_iter(), color);
+    let stoppers = five_stoppers_after(board, p, color);
     let wins = match stoppers {
         None => true,
         Some(stoppers) => stoppers.iter().all(|&s| {
@@ -865,6 +880,38 @@ mod tests {
         assert!(
             stays >= 1000 && stopped >= 100,
             "{stays} stay, {stopped} stopped"
+        );
+    }
+
+    /// [`five_stoppers_after`], which reads the lines where the last stone made a four,
+    /// against [`five_stoppers_in`] over every cell within four of it, after each stone
+    /// of a side with no five point, under every rule.
+    #[test]
+    fn the_stoppers_after_a_stone_are_found_on_its_four_lines() {
+        let (mut fours, mut rules) = (0, std::collections::HashSet::new());
+        for mut board in corpus::generate(100, 53) {
+            for color in Color::BOTH {
+                if board.has_five_point(color) {
+                    continue;
+                }
+                let cells: Vec<Pos> = board.positions().filter(|&p| board.is_empty(p)).collect();
+                for p in cells {
+                    board.place(p, color);
+                    let after = five_stoppers_after(&board, p, color);
+                    let around =
+                        five_stoppers_in(&board, board.cells_on_lines(p).into_iter(), color);
+                    assert_eq!(after, around, "{:?} at {:?}", board.rule(), board.coord(p));
+                    if board.has_five_point(color) {
+                        fours += 1;
+                        rules.insert(board.rule());
+                    }
+                    board.undo();
+                }
+            }
+        }
+        assert!(
+            fours >= 1000 && rules.len() == 4,
+            "{fours} fours, rules {rules:?}"
         );
     }
 
