@@ -826,6 +826,19 @@ mod tests {
     use super::*;
     use crate::threat::corpus;
 
+    /// The empty cells other than `p` within `radius` of it (in both coordinates).
+    fn empty_cells_within(board: &Board, p: Pos, radius: i32) -> Vec<Pos> {
+        let cp = board.coord(p);
+        board
+            .positions()
+            .filter(|&c| c != p && board.is_empty(c))
+            .filter(|&c| {
+                let cc = board.coord(c);
+                (cc.x - cp.x).abs().max((cc.y - cp.y).abs()) <= radius
+            })
+            .collect()
+    }
+
     /// [`stays_four_point`], which reads a four point's classes with the opponent's stone
     /// added to one line code, against the board with the stone placed (its incremental
     /// update of every class within reach) and [`still_sure`] there.
@@ -846,15 +859,7 @@ mod tests {
                     .collect();
                 for q in points {
                     let cq = board.coord(q);
-                    let near: Vec<Pos> = board
-                        .positions()
-                        .filter(|&c| c != q && board.is_empty(c))
-                        .filter(|&c| {
-                            let cc = board.coord(c);
-                            (cc.x - cq.x).abs().max((cc.y - cq.y).abs()) <= 6
-                        })
-                        .collect();
-                    for c in near {
+                    for c in empty_cells_within(&board, q, 6) {
                         let read = stays_four_point(&board, q, c, attacker);
                         board.place(c, attacker.opponent());
                         let shape = MoveShape::of(&board, q, attacker);
@@ -951,16 +956,7 @@ mod tests {
                     .collect();
                 for p in points {
                     compare(&mut board, p, color);
-                    let cp = board.coord(p);
-                    let near: Vec<Pos> = board
-                        .positions()
-                        .filter(|&c| c != p && board.is_empty(c))
-                        .filter(|&c| {
-                            let cc = board.coord(c);
-                            (cc.x - cp.x).abs().max((cc.y - cp.y).abs()) <= 5
-                        })
-                        .collect();
-                    for c in near {
+                    for c in empty_cells_within(&board, p, 5) {
                         board.place(c, color.opponent());
                         if !board.has_five_point(color.opponent()) && !board.has_five_point(color) {
                             compare(&mut board, p, color);
