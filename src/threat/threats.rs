@@ -456,8 +456,16 @@ pub fn attacker_moves(
         && QUIET_THREATS
         && matches!(board.rule(), Rule::Freestyle | Rule::Standard);
     let mut anchors: SmallVec<[Pos; 16]> = SmallVec::new();
-    // Nothing below wants a cell without a three or better on some line.
-    board.for_cells_making(color, Pattern::Three, |p, lines| {
+    // The least class below wants: a three (the threes), else an open three (the quiet
+    // threats' anchors), else a four (a VCF): fewer cells reach the closure.
+    let least = if have_threes {
+        Pattern::Three
+    } else if quiet {
+        Pattern::OpenThree
+    } else {
+        Pattern::Four
+    };
+    board.for_cells_making(color, least, |p, lines| {
         let top = lines[0].max(lines[1]).max(lines[2]).max(lines[3]);
         if quiet && top >= Pattern::OpenThree {
             anchors.push(p);
