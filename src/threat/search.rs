@@ -1177,7 +1177,7 @@ impl<'b, 'l> Searcher<'b, 'l> {
                     self.attacker,
                     &mut candidates,
                 );
-                let by_shape = matches!(self.board.rule(), Rule::Freestyle | Rule::Standard);
+                let by_shape = threats::decided_by_shape(self.board.rule());
                 for c in candidates {
                     // A four point the stone leaves one: not a reply, and no stone placed.
                     if by_shape

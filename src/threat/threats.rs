@@ -130,6 +130,16 @@ impl MoveShape {
     }
 }
 
+/// Whether a point's shape alone tells whether it wins under `rule`: under freestyle and
+/// standard a straight four (or double four) is sure, and a four is stopped only by a
+/// stone on its five point. Caro's run ends can block a five, and renju's forbidden
+/// points can keep black from a square, so there the stones must be placed to tell.
+/// The reads of [`stays_four_point`] and [`is_four_three_point`] rest on it.
+#[inline]
+pub fn decided_by_shape(rule: Rule) -> bool {
+    matches!(rule, Rule::Freestyle | Rule::Standard)
+}
+
 /// Whether `color` may play the empty cell `p` (renju black's forbidden points excluded).
 /// A five is always allowed.
 #[inline]
@@ -293,7 +303,7 @@ pub fn is_four_three_point(board: &mut Board, p: Pos, color: Color) -> bool {
     if shape.fours != 1 || shape.open_threes == 0 || !is_legal(board, p, color) {
         return false;
     }
-    if matches!(board.rule(), Rule::Freestyle | Rule::Standard) {
+    if decided_by_shape(board.rule()) {
         if let Some(wins) = four_three_by_shape(board, p, color) {
             return wins;
         }
@@ -349,7 +359,7 @@ fn four_three_by_placing(board: &mut Board, p: Pos, color: Color) -> bool {
 /// four is a straight one, or when its five points are not one (none of which occurs
 /// for a point the callers ask about).
 fn four_three_by_shape(board: &Board, p: Pos, color: Color) -> Option<bool> {
-    debug_assert!(matches!(board.rule(), Rule::Freestyle | Rule::Standard));
+    debug_assert!(decided_by_shape(board.rule()));
     let opponent = color.opponent();
     if board.has_five_point(color) || board.has_five_point(opponent) {
         return None;
@@ -645,7 +655,7 @@ pub const FOUR_THREE_THREATS: bool = true;
 /// for one, needs the stone placed). The reply search tries dozens of stones against
 /// each threat, and placing one updates the classes of up to 40 cells.
 pub fn stays_four_point(board: &Board, q: Pos, c: Pos, attacker: Color) -> bool {
-    debug_assert!(matches!(board.rule(), Rule::Freestyle | Rule::Standard));
+    debug_assert!(decided_by_shape(board.rule()));
     if q == c {
         return false;
     }
@@ -854,7 +864,7 @@ mod tests {
     fn a_four_point_read_without_the_stone_matches_the_stone_placed() {
         let (mut stays, mut stopped) = (0, 0);
         for mut board in corpus::generate(60, 51) {
-            if !matches!(board.rule(), Rule::Freestyle | Rule::Standard) {
+            if !decided_by_shape(board.rule()) {
                 continue;
             }
             for attacker in Color::BOTH {
@@ -952,7 +962,7 @@ mod tests {
             }
         };
         for mut board in corpus::generate(1000, 52) {
-            if !matches!(board.rule(), Rule::Freestyle | Rule::Standard) {
+            if !decided_by_shape(board.rule()) {
                 continue;
             }
             for color in Color::BOTH {
