@@ -208,7 +208,9 @@ mod tests {
     fn solve_runs_the_engines_root_search() {
         let moves = "f11i11e12g10f10h12j12e11j10f9h11g8j9j11i10g12";
         let mut out = Vec::new();
-        let cli = format!("--rule 4 --win-only --nodes 2000000 {moves}");
+        // Bounded by nodes, not by the default ten seconds: the counts compared must not
+        // depend on the machine's speed (the paranoid build runs far slower).
+        let cli = format!("--rule 4 --win-only --nodes 2000000 --time-ms 3600000 {moves}");
         assert_eq!(solve_cli(&args(&cli), &mut out), 0);
         let text = String::from_utf8_lossy(&out);
         let printed = printed_nodes(&text);
