@@ -519,16 +519,29 @@ impl Board {
     /// Calls `f` on the empty cells, row by row, where `color` makes `least` or better on
     /// some line, with their four classes for `color`, until `f` breaks. One tight pass
     /// over the grid: most cells make nothing, and they cost a few instructions each here.
+    /// The pass ends at the last such cell: the pattern counters tell how many (empty
+    /// cell, line) pairs there are to find, and the threat search's scans mostly look for
+    /// a handful of fours or threes, or for five points where there are none.
     pub fn for_cells_making(
         &self,
         color: Color,
         least: Pattern,
         mut f: impl FnMut(Pos, [Pattern; 4]) -> ControlFlow<()>,
     ) {
+        let mut left: u32 = self.pattern_counts[color.index()][least as usize..]
+            .iter()
+            .sum();
+        if left == 0 {
+            return;
+        }
         self.scan_rows(|q| {
             let lines = self.patterns[q][color.index()];
-            if self.cells[q] == Cell::Empty && pattern::any_at_least(&lines, least) {
-                f(Pos(q as u16), lines)
+            if self.cells[q] != Cell::Empty || !pattern::any_at_least(&lines, least) {
+                return ControlFlow::Continue(());
+            }
+            left -= pattern::count_at_least(&lines, least);
+            if f(Pos(q as u16), lines).is_break() || left == 0 {
+                ControlFlow::Break(())
             } else {
                 ControlFlow::Continue(())
             }

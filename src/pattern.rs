@@ -147,14 +147,26 @@ impl Pattern {
     }
 }
 
-/// Whether some of the four classes is `least` or better, tested at once as the bytes of
-/// a word: each class is below 128, so adding `128 - least` to a byte sets its top bit
-/// exactly when the class is at least `least` (and never carries into the next byte).
+/// The top bit of each byte of the four classes (as the bytes of a word) set where the
+/// class is `least` or better: each class is below 128, so adding `128 - least` to a
+/// byte sets its top bit exactly then (and never carries into the next byte).
 #[inline(always)]
-pub fn any_at_least(lines: &[Pattern; 4], least: Pattern) -> bool {
+fn at_least_bits(lines: &[Pattern; 4], least: Pattern) -> u32 {
     let bias = u32::from_ne_bytes([128 - least as u8; 4]);
     let word = u32::from_ne_bytes(lines.map(|l| l as u8));
-    (word + bias) & 0x8080_8080 != 0
+    (word + bias) & 0x8080_8080
+}
+
+/// Whether some of the four classes is `least` or better, tested at once.
+#[inline(always)]
+pub fn any_at_least(lines: &[Pattern; 4], least: Pattern) -> bool {
+    at_least_bits(lines, least) != 0
+}
+
+/// How many of the four classes are `least` or better.
+#[inline(always)]
+pub fn count_at_least(lines: &[Pattern; 4], least: Pattern) -> u32 {
+    at_least_bits(lines, least).count_ones()
 }
 
 /// Whether a run of `length` stones of `color`, ended by `before` and `after`, wins.
@@ -511,6 +523,29 @@ mod tests {
     fn encode_and_decode_are_inverse() {
         for code in (0..CODE_COUNT as u32).step_by(977) {
             assert_eq!(encode(&decode(code, Cell::Black)), code);
+        }
+    }
+
+    /// The word tests against a plain count, over every four classes and threshold.
+    #[test]
+    fn the_word_tests_count_the_classes_at_a_threshold() {
+        for least in Pattern::ALL {
+            for code in 0..Pattern::COUNT.pow(4) {
+                let lines: [Pattern; 4] = std::array::from_fn(|d| {
+                    Pattern::ALL[code / Pattern::COUNT.pow(d as u32) % Pattern::COUNT]
+                });
+                let expected = lines.iter().filter(|&&l| l >= least).count() as u32;
+                assert_eq!(
+                    count_at_least(&lines, least),
+                    expected,
+                    "{lines:?} {least:?}"
+                );
+                assert_eq!(
+                    any_at_least(&lines, least),
+                    expected > 0,
+                    "{lines:?} {least:?}"
+                );
+            }
         }
     }
 }
