@@ -172,21 +172,13 @@ pub fn keep_best(list: &mut MoveList, keep: usize) {
 /// The cells where `color` makes five.
 pub fn five_points(board: &Board, color: Color) -> SmallVec<[Pos; 4]> {
     let mut out = SmallVec::new();
-    // The (cell, line) pairs with a five not yet found: the scan stops at the last five
-    // point instead of reading the rest of the board (every forced node asks this).
-    let mut left = board.pattern_count(color, Pattern::Five);
-    if left > 0 && !five_points_near_last_move(board, color, left, &mut out) {
-        board.for_cells_making(color, Pattern::Five, |p, lines| {
+    // Every forced node asks this: the last stone's lines are read first, and the scan
+    // of the board, when it is needed, stops at the last five point.
+    let fives = board.pattern_count(color, Pattern::Five);
+    if fives > 0 && !five_points_near_last_move(board, color, fives, &mut out) {
+        board.for_cells_making(color, Pattern::Five, |p, _| {
             out.push(p);
-            left -= lines
-                .iter()
-                .filter(|&&class| class == Pattern::Five)
-                .count() as u32;
-            if left == 0 {
-                ControlFlow::Break(())
-            } else {
-                ControlFlow::Continue(())
-            }
+            ControlFlow::Continue(())
         });
     }
     out
