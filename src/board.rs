@@ -469,6 +469,10 @@ impl Board {
     pub fn hash(&self) -> u64 {
         self.hash
     }
+    /// The key [`Self::hash`] will have once the side to move plays the empty cell `p`.
+    pub fn hash_after(&self, p: Pos) -> u64 {
+        self.hash ^ ZOBRIST[p.index()][self.side_to_move.index()]
+    }
     /// The stones in the order they were placed.
     pub fn history(&self) -> &[Pos] {
         &self.history
@@ -1177,6 +1181,28 @@ mod tests {
         assert!(b.pos(Coord::new(20, 0)).is_none());
         assert!(b.pos(Coord::new(0, 7)).is_none());
         assert!(b.pos(Coord::new(-1, 0)).is_none());
+    }
+
+    /// The key announced before a move is the key after it, for either side to move,
+    /// after a pass too (the search prefetches the child's table slot with it).
+    #[test]
+    fn the_key_after_a_move_is_known_before_it() {
+        let mut b = Board::new(15, 15, Rule::Freestyle).unwrap();
+        for (i, p) in b
+            .positions()
+            .step_by(7)
+            .take(20)
+            .collect::<Vec<_>>()
+            .into_iter()
+            .enumerate()
+        {
+            if i == 9 {
+                b.make_null();
+            }
+            let announced = b.hash_after(p);
+            b.make(p);
+            assert_eq!(b.hash(), announced, "move {i}");
+        }
     }
 
     #[test]

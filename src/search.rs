@@ -1631,6 +1631,12 @@ impl<'a> Worker<'a> {
             } else {
                 0
             };
+            // A child above the horizon probes the table first thing after its forced-move
+            // tests; start the slot's load now. (Leaves go to quiescence, which does not
+            // probe, so their slots would only push other lines out of the cache.)
+            if new_depth - reduction > 0 {
+                self.tt.prefetch(self.board.hash_after(m));
+            }
             self.board.make(m);
             let mut v;
             if i == 0 {
