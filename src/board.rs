@@ -21,14 +21,19 @@
 //! Undo restores rather than recomputes: a placement saves the counters and the classes
 //! of the forty cells along its lines in a per-ply record, so undo does no table lookups.
 //!
-//! The threat-space search reads none of the combination state nor `nearby`: while it
-//! runs, the board may be [paused](Board::pause_search_extras) so its placements skip them.
+//! The threat-space search reads none of the combination state nor `nearby`, nor the
+//! counters of classes below a three: while it runs, the board may be
+//! [paused](Board::pause_search_extras) so its placements skip them.
 
 use crate::pattern::{self, slot_shift, Cell, Pattern, PatternTable, HALF_LINE};
 use crate::types::{Color, Coord, Rule};
 use once_cell::sync::Lazy;
 use std::fmt;
 use std::ops::ControlFlow;
+
+/// The least class whose (empty cell, line) pairs are counted while the search extras
+/// are paused: the threat search asks for threes and better only.
+pub const COUNTED_WHEN_PAUSED: Pattern = Pattern::Three;
 
 /// Largest board side the protocol asks for.
 pub const MAX_SIZE: usize = 32;
@@ -532,6 +537,10 @@ impl Board {
         least: Pattern,
         mut f: impl FnMut(Pos, [Pattern; 4]) -> ControlFlow<()>,
     ) {
+        debug_assert!(
+            least >= self.least_counted(),
+            "{least:?} scanned while not counted"
+        );
         let mut left: u32 = self.pattern_counts[color.index()][least as usize..]
             .iter()
             .sum();
@@ -690,9 +699,14 @@ impl Board {
         }
     }
 
-    /// How many (empty cell, line) pairs give `color` the class `class`.
+    /// How many (empty cell, line) pairs give `color` the class `class`. While the
+    /// search extras are paused, only for a three or better (see [`COUNTED_WHEN_PAUSED`]).
     #[inline]
     pub fn pattern_count(&self, color: Color, class: Pattern) -> u32 {
+        debug_assert!(
+            class >= self.least_counted(),
+            "{class:?} read while not counted"
+        );
         self.pattern_counts[color.index()][class as usize]
     }
 
@@ -772,6 +786,16 @@ impl Board {
             "a pause ends with stones it placed still on the board"
         );
         self.extras_paused = self.extras_paused.saturating_sub(1);
+    }
+
+    /// The least class whose pattern counter is exact now (every class above it is too).
+    #[inline]
+    fn least_counted(&self) -> Pattern {
+        if self.extras_exact() {
+            Pattern::Dead
+        } else {
+            COUNTED_WHEN_PAUSED
+        }
     }
 
     /// Whether the search extras are exact (no pause in force).
@@ -957,9 +981,15 @@ impl Board {
                     if was == now {
                         continue;
                     }
-                    self.pattern_counts[c][was] -= 1;
-                    self.pattern_counts[c][now] += 1;
                     old[c][dir] = new[c];
+                    // Paused, the counters below a three are left alone (most changes
+                    // are among those classes); undo puts back those of the pause.
+                    if EXTRAS || was >= COUNTED_WHEN_PAUSED as usize {
+                        self.pattern_counts[c][was] -= 1;
+                    }
+                    if EXTRAS || now >= COUNTED_WHEN_PAUSED as usize {
+                        self.pattern_counts[c][now] += 1;
+                    }
                     // Most changes are between classes that cannot combine, and most that
                     // can leave the cell's kind as it was: both tests are predictable and
                     // spare the counters' read-modify-write.
@@ -994,11 +1024,14 @@ impl Board {
     }
 
     /// Adds (`sign` = 1) or removes (−1) the classes of cell `p` from the counters
-    /// (without `EXTRAS`, only the pattern counters).
+    /// (without `EXTRAS`, only the pattern counters of a three or better).
     fn count_patterns<const EXTRAS: bool>(&mut self, p: Pos, sign: i32) {
         for c in 0..2 {
             for dir in 0..4 {
                 let class = self.patterns[p.index()][c][dir] as usize;
+                if !EXTRAS && class < COUNTED_WHEN_PAUSED as usize {
+                    continue;
+                }
                 self.pattern_counts[c][class] =
                     (self.pattern_counts[c][class] as i32 + sign) as u32;
             }
@@ -1099,7 +1132,8 @@ impl Board {
                 }
             }
         }
-        if counts != self.pattern_counts {
+        let counted = self.least_counted() as usize;
+        if (0..2).any(|c| counts[c][counted..] != self.pattern_counts[c][counted..]) {
             return Err("pattern counts differ from recomputation".into());
         }
         if !self.extras_exact() {

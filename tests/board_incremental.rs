@@ -131,9 +131,9 @@ fn random_walk(width: usize, height: usize, rule: Rule, seed: u64, steps: usize)
 }
 
 /// A few moves made and taken back with the search extras paused (as the threat search
-/// does), one pause nested in another: the lines and pattern counts stay exact
-/// throughout, and once the pauses end the combination counts and nearby cells are
-/// exact again.
+/// does), one pause nested in another: the lines and the counts of threes and better
+/// stay exact throughout, and once the pauses end the counts of every class, the
+/// combination counts and nearby cells are exact again.
 fn paused_excursion(board: &mut Board, rng: &mut StdRng, what: &str) {
     let start = board.move_count();
     board.pause_search_extras();
