@@ -111,8 +111,8 @@ impl TranspositionTable {
 
     /// Asks the processor to bring `key`'s slot into the cache, so a probe of it after
     /// the work in between (a move made, the checks at the top of a node) does not wait
-    /// for memory: the table is far larger than the caches, so nearly every probe missed.
-    /// A hint only: it changes no result.
+    /// for memory: a table of the usual sizes is far larger than the caches, and a probe
+    /// that has to fetch its slot stalls the search. A hint only: it changes no result.
     #[inline]
     pub fn prefetch(&self, key: u64) {
         #[cfg(target_arch = "x86_64")]
