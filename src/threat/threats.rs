@@ -147,11 +147,9 @@ pub fn is_legal(board: &mut Board, p: Pos, color: Color) -> bool {
     board.rule() != Rule::Renju || color == Color::White || !rules::is_forbidden(board, p)
 }
 
-/// Whether `color` has a legal winning move anywhere; returns it.
+/// Whether `color` has a legal winning move anywhere; returns it. (With none, the scan
+/// reads the counters and returns at once.)
 pub fn five_point(board: &Board, color: Color) -> Option<Pos> {
-    if !board.has_five_point(color) {
-        return None;
-    }
     let mut first = None;
     board.for_cells_making(color, Pattern::Five, |p, _| {
         first = Some(p);
