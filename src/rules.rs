@@ -133,7 +133,7 @@ mod tests {
         let mut rng = Rng::new(99);
         let mut seen = 0;
         for i in 0..3000 {
-            let Some(mut b) = random_position(Rule::Renju, 15, 10 + i % 60, &mut rng) else {
+            let Some(mut b) = random_position(Rule::Renju, (15, 15), 10 + i % 60, &mut rng) else {
                 continue;
             };
             let cells: Vec<Pos> = b.positions().filter(|&p| b.is_empty(p)).collect();

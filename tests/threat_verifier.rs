@@ -125,6 +125,43 @@ fn every_claimed_win_over_a_generated_corpus_is_real() {
     );
 }
 
+/// The brain plays on any board from 5×5 to 32×32, rectangular ones too: near the edges
+/// and corners of small boards the walls cut lines short, and a long thin board has lines
+/// of different lengths in its two directions.
+#[test]
+fn every_claimed_win_on_other_board_shapes_is_real() {
+    const SHAPES: [(usize, usize); 8] = [
+        (5, 5),
+        (6, 6),
+        (7, 7),
+        (9, 9),
+        (10, 6),
+        (12, 17),
+        (20, 20),
+        (32, 32),
+    ];
+    let boards = corpus::generate_shapes(100, 2027, &SHAPES);
+    assert!(boards.len() >= 400, "corpus too small: {}", boards.len());
+    for &(w, h) in &SHAPES {
+        assert!(
+            boards.iter().any(|b| (b.width(), b.height()) == (w, h)),
+            "no {w}x{h} board in the corpus"
+        );
+    }
+    let t = check_corpus(boards, 5_000);
+    println!("{t:?}");
+    assert!(
+        t.false_wins.is_empty(),
+        "false wins:\n{}",
+        t.false_wins.join("\n")
+    );
+    assert!(t.claims >= 100, "too few claims to mean anything: {t:?}");
+    assert!(
+        t.too_big * 10 <= t.claims,
+        "too many unverified claims: {t:?}"
+    );
+}
+
 #[test]
 #[ignore = "slow: a second corpus with a larger verifier budget"]
 fn every_claimed_win_over_a_second_corpus_is_real() {

@@ -65,12 +65,18 @@ fn near_stones(board: &Board, p: Pos) -> bool {
     })
 }
 
-/// Plays one game of up to `max_moves` moves from the centre and returns the position
-/// after `stop_at` moves (or earlier, just before a five would be made). Moves are drawn
-/// near the stones, weighted by [`weight`] (squared, so strong moves dominate).
-pub fn random_position(rule: Rule, size: usize, stop_at: usize, rng: &mut Rng) -> Option<Board> {
-    let mut board = Board::new(size, size, rule).ok()?;
-    let centre = board.pos(Coord::new(size as i32 / 2, size as i32 / 2))?;
+/// Plays one game from the centre of a `width` × `height` board and returns the position
+/// after `stop_at` moves (or earlier, just before a five would be made, or when no move
+/// is left). Moves are drawn near the stones, weighted by [`weight`] (squared, so strong
+/// moves dominate).
+pub fn random_position(
+    rule: Rule,
+    (width, height): (usize, usize),
+    stop_at: usize,
+    rng: &mut Rng,
+) -> Option<Board> {
+    let mut board = Board::new(width, height, rule).ok()?;
+    let centre = board.pos(Coord::new(width as i32 / 2, height as i32 / 2))?;
     board.make(centre);
     while board.move_count() < stop_at {
         let mover = board.side_to_move();
@@ -110,12 +116,19 @@ pub fn random_position(rule: Rule, size: usize, stop_at: usize, rng: &mut Rng) -
 /// `count` positions per rule (all four rules), 15×15, with lengths spread over the
 /// opening and middle game, from `seed`.
 pub fn generate(count_per_rule: usize, seed: u64) -> Vec<Board> {
+    generate_shapes(count_per_rule, seed, &[(15, 15)])
+}
+
+/// [`generate`] over boards of the given shapes (width, height), taken in turn; a game
+/// is at most as long as the board has cells for (the small boards fill up).
+pub fn generate_shapes(count_per_rule: usize, seed: u64, shapes: &[(usize, usize)]) -> Vec<Board> {
     let mut rng = Rng::new(seed);
     let mut out = Vec::new();
     for rule in Rule::ALL {
-        for _ in 0..count_per_rule {
+        for i in 0..count_per_rule {
+            let shape = shapes[i % shapes.len()];
             let stop_at = 6 + rng.below(40) as usize;
-            if let Some(b) = random_position(rule, 15, stop_at, &mut rng) {
+            if let Some(b) = random_position(rule, shape, stop_at, &mut rng) {
                 out.push(b);
             }
         }
