@@ -548,14 +548,7 @@ struct Worker<'a> {
     aborted: bool,
     /// The soft limit cut the current iteration between two root moves.
     cut: bool,
-    /// Two moves per ply that last caused a cut-off there. There is no history
-    /// heuristic: its bonus per cell (depth² per cut-off, capped at 16,384) grew in long
-    /// searches until it outranked every pattern score but a five's. Without it, depth 8
-    /// over the 579 positions of the probe files and the shared puzzles took 182M nodes
-    /// instead of 281M (the heaviest, late-game positions took a third to a half as
-    /// many, the median the same), and at 1 s per move against the engine with it, 200
-    /// games each: freestyle 120-73-7, +83.2 Elo [+35.8, +133.8]; renju 123-72-5, +90.6
-    /// [+42.9, +141.9]; standard 115-76-9, +68.6 [+21.7, +118.2].
+    /// Two moves per ply that last caused a cut-off there.
     killers: [[Pos; 2]; MAX_PLY + 1],
     /// Triangular principal-variation table.
     pv: Vec<Vec<Pos>>,
@@ -1811,6 +1804,14 @@ impl<'a> Worker<'a> {
                         .any(|c| c.is_four())
             });
         }
+        // The table move, then the pattern scores with a bonus for killers. There is no
+        // history heuristic: its bonus per cell (depth² per cut-off, capped at 16,384)
+        // grew in long searches until it outranked every pattern score but a five's.
+        // Without it, depth 8 over the 579 positions of the probe files and the shared
+        // puzzles took 182M nodes instead of 281M (the heaviest, late-game positions a
+        // third to a half as many, the median the same), and at 1 s per move against the
+        // engine with it, 200 games each: freestyle 120-73-7, +83.2 Elo [+35.8, +133.8];
+        // renju 123-72-5, +90.6 [+42.9, +141.9]; standard 115-76-9, +68.6 [+21.7, +118.2].
         let killers = self.killers[ply.min(MAX_PLY)];
         for m in moves.iter_mut() {
             if m.pos == tt_move {
