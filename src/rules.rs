@@ -6,9 +6,10 @@
 //! three counts only if it can become a straight four through a point that is not itself
 //! forbidden, which needs the whole board and recursion. That lives here.
 
-use crate::board::{Board, Pos};
+use crate::board::{reach_of, Board, Pos};
 use crate::pattern::{self, Pattern};
 use crate::types::{Color, Coord, Rule};
+use smallvec::SmallVec;
 
 /// The judgement of a move before it is played.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -98,6 +99,58 @@ fn is_real_three(board: &mut Board, p: Pos, dir: usize) -> bool {
         }
     }
     false
+}
+
+/// Pushes onto `out` (with repeats) the empty cells where one stone, of either colour,
+/// could change whether the empty cell `p` is forbidden for black (renju): a superset,
+/// for the threat search's reply windows, which re-check each cell exactly.
+///
+/// A stone changes `p`'s line classes only from `p`'s lines within the rule's reach;
+/// beyond them it acts through [`is_real_three`] (see
+/// [`forbidden_dependence_off_lines`]).
+fn forbidden_dependence(board: &mut Board, p: Pos, out: &mut Vec<Pos>) {
+    let reach = reach_of(Rule::Renju) as isize;
+    for dir in 0..4 {
+        for k in (-reach..=reach).filter(|&k| k != 0) {
+            let c = board.offset(p, dir, k);
+            if board.is_empty(c) {
+                out.push(c);
+            }
+        }
+    }
+    forbidden_dependence_off_lines(board, p, out);
+}
+
+/// The part of [`forbidden_dependence`] off `p`'s own lines. A stone there leaves `p`'s
+/// classes as they are, so [`is_forbidden`] takes the same path: it can only matter
+/// when `p` is decided by its threes being real, by making a straight-four point of one
+/// of them forbidden or allowed, from anywhere that point itself depends on. (The
+/// straight-four points are read along `p`'s lines, and a stone further out on such a
+/// line, within reach of the point, lies on the point's own lines.) For most cells
+/// there is no such path and nothing is pushed.
+pub fn forbidden_dependence_off_lines(board: &mut Board, p: Pos, out: &mut Vec<Pos>) {
+    let lines = board.cell_patterns(p)[Color::Black.index()];
+    if lines.contains(&Pattern::Five)
+        || lines.contains(&Pattern::Overline)
+        || lines.iter().map(|l| l.four_count()).sum::<u32>() >= 2
+    {
+        return;
+    }
+    let three_dirs: SmallVec<[usize; 4]> =
+        (0..4).filter(|&d| lines[d] == Pattern::OpenThree).collect();
+    if three_dirs.len() < 2 {
+        return;
+    }
+    board.place(p, Color::Black);
+    for &dir in &three_dirs {
+        for k in (-4..=4).filter(|&k| k != 0) {
+            let e = board.offset(p, dir, k);
+            if board.is_empty(e) && board.pattern(e, Color::Black, dir) == Pattern::OpenFour {
+                forbidden_dependence(board, e, out);
+            }
+        }
+    }
+    board.undo();
 }
 
 /// Black's forbidden points on the board (empty under any other rule), row by row.
@@ -252,6 +305,68 @@ mod tests {
         assert!(
             !forbidden(&b, 4, 7),
             "one real three and one fake three are allowed"
+        );
+    }
+
+    #[test]
+    fn a_white_stone_off_the_lines_can_make_a_point_forbidden() {
+        // p = (4,7): the open three (4,8) (4,9) down, and `.X[p].X.` across, whose only
+        // straight-four point (5,7) is a double four while (5,4) (5,5) (5,6) make a four
+        // with it (white (5,8) closes the other end): the row's three is not real, p is
+        // allowed. White on (5,3), on none of p's lines, kills that four, (5,7) is then
+        // allowed, the three real, and p a double three.
+        let black = [(3, 7), (6, 7), (4, 8), (4, 9), (5, 4), (5, 5), (5, 6)];
+        let mut b = board_with(Rule::Renju, &black, &[(5, 8)]);
+        let p = b.pos(Coord::new(4, 7)).unwrap();
+        let far = b.pos(Coord::new(5, 3)).unwrap();
+        assert!(!is_forbidden(&mut b, p));
+        b.place(far, Color::White);
+        assert!(is_forbidden(&mut b, p));
+        b.undo();
+        let mut cells = Vec::new();
+        forbidden_dependence(&mut b, p, &mut cells);
+        assert!(cells.contains(&far));
+    }
+
+    /// No stone outside `forbidden_dependence` changes whether a cell is forbidden: over
+    /// random renju positions, every empty cell with two lines of an open three or
+    /// better (the others are decided by their lines) against every empty cell outside
+    /// its dependence, played by either colour and tested by `is_forbidden`.
+    #[test]
+    fn forbidden_dependence_holds_every_stone_that_matters() {
+        use crate::threat::corpus::{random_position, Rng};
+        let mut rng = Rng::new(57);
+        let (mut checked, mut deep) = (0, 0);
+        for i in 0..400 {
+            let Some(mut b) = random_position(Rule::Renju, (15, 15), 20 + i % 50, &mut rng) else {
+                continue;
+            };
+            let empty: Vec<Pos> = b.positions().filter(|&p| b.is_empty(p)).collect();
+            for &p in &empty {
+                let lines = b.cell_patterns(p)[Color::Black.index()];
+                if lines.iter().filter(|&&l| l >= Pattern::OpenThree).count() < 2 {
+                    continue;
+                }
+                let mut cells = Vec::new();
+                forbidden_dependence(&mut b, p, &mut cells);
+                if cells.len() > 40 {
+                    deep += 1; // it followed a straight-four point
+                }
+                let before = is_forbidden(&mut b, p);
+                for &c in empty.iter().filter(|&&c| c != p && !cells.contains(&c)) {
+                    for color in Color::BOTH {
+                        b.place(c, color);
+                        let after = is_forbidden(&mut b, p);
+                        b.undo();
+                        checked += 1;
+                        assert_eq!(before, after, "{} by {color:?} {}", b.coord(p), b.coord(c));
+                    }
+                }
+            }
+        }
+        assert!(
+            checked > 10_000 && deep > 20,
+            "{checked} checks, {deep} deep"
         );
     }
 

@@ -597,3 +597,155 @@ fn four_three_reply_window_holds_every_stopping_stone() {
         points.len()
     }
 }
+
+/// Under renju a white stone far off a black sure win point can still stop it, by
+/// making it forbidden: the reply window (see `three_stopper_candidates`) must hold
+/// every such stone. Black's f10 here makes e9 a sure win point (it was a double three
+/// before); white's f7 takes that back without touching e9's lines: with f7 white, f8
+/// makes one four for black instead of two, so it is no longer forbidden, the three
+/// d10 e9 g7 becomes real through f8, and e9 is a double three again. The search once
+/// claimed f10 as a win, missing that reply.
+#[test]
+fn renju_reply_window_holds_stones_that_make_the_point_forbidden() {
+    let mut b = board_after(
+        Rule::Renju,
+        "g7i5f9h9j11h5h11g10f11g5f5f12g11i11d11e11e10g8c12b13d9c8g12h13d10d12d8d7f10",
+    );
+    let at = |b: &Board, s: &str| b.pos(Coord::from_pos_notation(s).unwrap()).unwrap();
+    let (e9, f7) = (at(&b, "e9"), at(&b, "f7"));
+    assert!(wuzi::threat::threats::still_sure(&mut b, e9, Color::Black));
+    b.place(f7, Color::White);
+    assert!(wuzi::rules::is_forbidden(&mut b, e9), "f7 must forbid e9");
+    b.undo();
+    let stoppers = renju_window_misses(&mut b, Color::Black);
+    assert!(stoppers.is_empty(), "outside the window: {stoppers:?}");
+    let mut window = smallvec::SmallVec::new();
+    wuzi::threat::threats::three_stopper_candidates(&mut b, &[e9], Color::Black, &mut window);
+    assert!(window.contains(&f7));
+    // Before f10 black does have a win (by c10): whatever the search claims, the
+    // verifier must confirm it, trying every white defence.
+    b.undo();
+    let limits = Limits {
+        max_nodes: 200_000,
+        max_depth: 12,
+        ..vct_limits()
+    };
+    let seq = find_win(&mut b, Color::Black, &limits).expect("black wins");
+    let first = seq.first_move().unwrap();
+    if let Err(e) = verify_win(&mut b, Color::Black, first, &limits, 5_000_000) {
+        panic!("{} {e:?}", b.coord(first).to_pos_notation());
+    }
+}
+
+/// The same over renju positions (generated ones, the shared puzzles and the self-play
+/// probe positions in scripts/positions) and the positions after each of their threes,
+/// for both colours: every legal stone of the defender that stops a sure win point
+/// (tried exactly on every empty cell) lies in the point's reply window.
+#[test]
+fn renju_reply_window_holds_every_stopping_stone() {
+    use wuzi::pattern::Pattern;
+    let probes = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("scripts/positions");
+    let played = [
+        positions_dir().join("puzzles.txt"),
+        probes.join("renju-selfplay.tsv"),
+    ]
+    .into_iter()
+    .flat_map(|path| {
+        let text = std::fs::read_to_string(&path)
+            .unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()));
+        wuzi::puzzles::parse(&text).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+    })
+    .filter(|p| p.rule == Rule::Renju)
+    .map(|p| {
+        let mut board = Board::new(p.size, p.size, p.rule).expect("board");
+        for &c in &p.moves {
+            board.play(c).expect("legal move");
+        }
+        board
+    });
+    let generated = wuzi::threat::corpus::generate(200, 57)
+        .into_iter()
+        .filter(|b| b.rule() == Rule::Renju);
+    let mut points = 0;
+    for mut b in played.chain(generated) {
+        let cells: Vec<Pos> = b.positions().collect();
+        for attacker in Color::BOTH {
+            let threes: Vec<Pos> = cells
+                .iter()
+                .copied()
+                .filter(|&m| {
+                    b.is_empty(m)
+                        && wuzi::rules::is_legal_for(&mut b, m, attacker)
+                        && b.cell_patterns(m)[attacker.index()]
+                            .iter()
+                            .any(|&l| l == Pattern::Three || l == Pattern::OpenThree)
+                })
+                .collect();
+            for m in threes.into_iter().map(Some).chain([None]) {
+                if let Some(m) = m {
+                    b.place(m, attacker);
+                }
+                if !b.has_five_point(attacker) && !b.has_five_point(attacker.opponent()) {
+                    let misses = renju_window_misses(&mut b, attacker);
+                    let moves: String = b
+                        .history()
+                        .iter()
+                        .map(|&p| b.coord(p).to_pos_notation())
+                        .collect();
+                    assert!(misses.is_empty(), "{attacker:?} in {moves}: {misses:?}");
+                    points += sure_points(&mut b, attacker).len();
+                }
+                if m.is_some() {
+                    b.undo();
+                }
+            }
+        }
+    }
+    assert!(
+        points >= 200,
+        "too few sure win points to mean anything: {points}"
+    );
+}
+
+/// `attacker`'s sure win points (straight fours, double fours, four-threes).
+fn sure_points(b: &mut Board, attacker: Color) -> Vec<Pos> {
+    let cells: Vec<Pos> = b.positions().filter(|&q| b.is_empty(q)).collect();
+    cells
+        .into_iter()
+        .filter(|&q| wuzi::threat::threats::still_sure(b, q, attacker))
+        .collect()
+}
+
+/// For each sure win point of `attacker`, the legal defender stones outside its reply
+/// window that stop it ("stone stops point"); the defender's own fours are left out
+/// (they are replies of their own).
+fn renju_window_misses(b: &mut Board, attacker: Color) -> Vec<String> {
+    use wuzi::threat::threats::{still_sure, three_stopper_candidates, MoveShape};
+    let defender = attacker.opponent();
+    let cells: Vec<Pos> = b.positions().collect();
+    let mut misses = Vec::new();
+    for q in sure_points(b, attacker) {
+        let mut window = smallvec::SmallVec::new();
+        three_stopper_candidates(b, &[q], attacker, &mut window);
+        for &c in &cells {
+            if !b.is_empty(c)
+                || window.contains(&c)
+                || MoveShape::of(b, c, defender).is_four()
+                || !wuzi::rules::is_legal_for(b, c, defender)
+            {
+                continue;
+            }
+            b.place(c, defender);
+            let stops = !still_sure(b, q, attacker);
+            b.undo();
+            if stops {
+                misses.push(format!(
+                    "{} stops {}",
+                    b.coord(c).to_pos_notation(),
+                    b.coord(q).to_pos_notation()
+                ));
+            }
+        }
+    }
+    misses
+}

@@ -700,10 +700,12 @@ pub fn still_sure(board: &mut Board, q: Pos, attacker: Color) -> bool {
 ///   better there for the opponent already.
 ///
 /// Under renju a black point is watched on all four lines, because a white stone on any
-/// of them can change whether the point is forbidden. The caller re-checks each
-/// candidate exactly; the window only has to contain every stone that could matter.
+/// of them can change whether the point is forbidden; and a point of either colour also
+/// wherever a stone could change whether a black move it leans on is forbidden (see
+/// [`renju_dependence`]). The caller re-checks each candidate exactly; the window only
+/// has to contain every stone that could matter.
 pub fn three_stopper_candidates(
-    board: &Board,
+    board: &mut Board,
     points: &[Pos],
     attacker: Color,
     out: &mut SmallVec<[Pos; 16]>,
@@ -736,6 +738,19 @@ pub fn three_stopper_candidates(
             )
         })
         .collect();
+    // Renju: per point, the cells (sorted) off its window where a stone can change
+    // whether black may play a move the point leans on.
+    let renju = board.rule() == Rule::Renju;
+    let dependence: SmallVec<[Vec<Pos>; 8]> = if renju {
+        points
+            .iter()
+            .zip(coords.iter())
+            .map(|(&q, &(_, four_three, _, _))| renju_dependence(board, q, attacker, four_three))
+            .collect()
+    } else {
+        SmallVec::new()
+    };
+    let board = &*board;
     let reach =
         |q: Pos, (cq, four_three, four_dir, key_lines): (Coord, bool, usize, u8), c: Pos| {
             if q == c {
@@ -783,24 +798,115 @@ pub fn three_stopper_candidates(
                     l == Pattern::OpenFour || l == Pattern::DoubleFour || l == Pattern::Four
                 })
         };
-    // Seeds: the cells around the first point (its lines, or its whole neighbourhood).
+    // Seeds: the cells around the first point (its lines, or its whole neighbourhood),
+    // then those of its renju dependence beyond them, in one loop: with a second copy
+    // of the test the compiler no longer inlines it, which costs more than the branch.
     let (c0, wide, _, _) = coords[0];
     let radius = if wide { 9 } else { 5 };
-    for y in (c0.y - radius)..=(c0.y + radius) {
-        for x in (c0.x - radius)..=(c0.x + radius) {
-            let Some(c) = board.pos(Coord::new(x, y)) else {
-                continue;
-            };
-            if board.is_empty(c)
-                && points
-                    .iter()
-                    .zip(coords.iter())
-                    .all(|(&q, &info)| reach(q, info, c))
-            {
-                out.push(c);
+    let side = 2 * radius + 1;
+    let around = (side * side) as usize;
+    let beyond: SmallVec<[Pos; 8]> = dependence
+        .first()
+        .into_iter()
+        .flatten()
+        .copied()
+        .filter(|&c| {
+            let cc = board.coord(c);
+            (cc.x - c0.x).abs() > radius || (cc.y - c0.y).abs() > radius
+        })
+        .collect();
+    let any_dependence = dependence.iter().any(|d| !d.is_empty());
+    for n in 0..around + beyond.len() {
+        let c = if n < around {
+            let (dx, dy) = (n as i32 % side, n as i32 / side);
+            match board.pos(Coord::new(c0.x - radius + dx, c0.y - radius + dy)) {
+                Some(c) => c,
+                None => continue,
             }
+        } else {
+            beyond[n - around]
+        };
+        if board.is_empty(c)
+            && points
+                .iter()
+                .zip(coords.iter())
+                .enumerate()
+                .all(|(i, (&q, &info))| {
+                    reach(q, info, c) || (any_dependence && dependence[i].binary_search(&c).is_ok())
+                })
+        {
+            out.push(c);
         }
     }
+}
+
+/// The cells off the window's lines, sorted, where the defender's stone could change
+/// whether a move the sure win point `q` of `attacker` leans on is legal for black
+/// (renju; see [`rules::forbidden_dependence_off_lines`]). For black, `q` itself, and
+/// for a four-three point the straight-four points of its three after each stone that
+/// stops its four; for white's four-three point, those stones of black's. (The cells
+/// those moves' own lines reach lie in the four-three window.) Empty for most points.
+fn renju_dependence(board: &mut Board, q: Pos, attacker: Color, four_three: bool) -> Vec<Pos> {
+    let mut cells = Vec::new();
+    if attacker == Color::Black {
+        rules::forbidden_dependence_off_lines(board, q, &mut cells);
+    }
+    if four_three {
+        let four_dir = (0..4).find(|&d| board.pattern(q, attacker, d) >= Pattern::Four);
+        let three_dirs: SmallVec<[usize; 4]> = (0..4)
+            .filter(|&d| board.pattern(q, attacker, d) == Pattern::OpenThree)
+            .collect();
+        // The black moves in question (the straight-four points of black's three, or
+        // the stones that stop white's four) lie on `q`'s line `dir` within four of
+        // it, and a stone off their lines matters only if they then have two open
+        // threes. White stones placed before can only lower black's classes, and
+        // black's `q` changes only their line `dir`, where it makes the straight four:
+        // so such a cell has two open threes or better now, off `dir` when black
+        // attacks. Without one, nothing is placed.
+        let black_dirs: SmallVec<[usize; 4]> = match attacker {
+            Color::Black => three_dirs,
+            Color::White => four_dir.into_iter().collect(),
+        };
+        let may_lean = |board: &Board, m: Pos, dir: usize| {
+            board.is_empty(m)
+                && (0..4)
+                    .filter(|&d| attacker == Color::White || d != dir)
+                    .filter(|&d| board.pattern(m, Color::Black, d) >= Pattern::OpenThree)
+                    .count()
+                    >= 2
+        };
+        let worth_placing = black_dirs
+            .iter()
+            .any(|&dir| (-4..=4).any(|k| k != 0 && may_lean(board, board.offset(q, dir, k), dir)));
+        if worth_placing {
+            board.place(q, attacker);
+            let stoppers = five_stoppers_after(board, q, attacker).unwrap_or_default();
+            for &s in &stoppers {
+                if attacker == Color::White {
+                    rules::forbidden_dependence_off_lines(board, s, &mut cells);
+                    continue;
+                }
+                board.place(s, Color::White);
+                for &dir in &black_dirs {
+                    for k in (-4..=4).filter(|&k| k != 0) {
+                        let t = board.offset(q, dir, k);
+                        if board.is_empty(t)
+                            && board.pattern(t, Color::Black, dir) == Pattern::OpenFour
+                        {
+                            rules::forbidden_dependence_off_lines(board, t, &mut cells);
+                        }
+                    }
+                }
+                board.undo();
+            }
+            board.undo();
+        }
+    }
+    if !cells.is_empty() {
+        cells.sort_unstable();
+        cells.dedup();
+    }
+    cells
 }
 
 /// Coordinate steps of the four line directions, in the board's direction order.
