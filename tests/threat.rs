@@ -507,7 +507,6 @@ fn a_quiet_move_that_makes_a_four_three_point_is_a_threat() {
 /// window.
 #[test]
 fn four_three_reply_window_holds_every_stopping_stone() {
-    use wuzi::pattern::Pattern;
     use wuzi::threat::threats::{
         is_four_three_point, still_sure, three_stopper_candidates, MoveShape,
     };
@@ -521,16 +520,7 @@ fn four_three_reply_window_holds_every_stopping_stone() {
             let defender = attacker.opponent();
             // The attacker's moves that make a three somewhere (each may leave
             // four-three points), and the position as it is.
-            let threes: Vec<Pos> = cells
-                .iter()
-                .copied()
-                .filter(|&m| {
-                    b.is_empty(m)
-                        && b.cell_patterns(m)[attacker.index()]
-                            .iter()
-                            .any(|&l| l == Pattern::Three || l == Pattern::OpenThree)
-                })
-                .collect();
+            let threes = moves_making_threes(&mut b, &cells, attacker);
             for m in threes.into_iter().map(Some).chain([None]) {
                 if let Some(m) = m {
                     b.place(m, attacker);
@@ -643,7 +633,6 @@ fn renju_reply_window_holds_stones_that_make_the_point_forbidden() {
 /// (tried exactly on every empty cell) lies in the point's reply window.
 #[test]
 fn renju_reply_window_holds_every_stopping_stone() {
-    use wuzi::pattern::Pattern;
     let probes = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("scripts/positions");
     let played = [
         positions_dir().join("puzzles.txt"),
@@ -670,17 +659,7 @@ fn renju_reply_window_holds_every_stopping_stone() {
     for mut b in played.chain(generated) {
         let cells: Vec<Pos> = b.positions().collect();
         for attacker in Color::BOTH {
-            let threes: Vec<Pos> = cells
-                .iter()
-                .copied()
-                .filter(|&m| {
-                    b.is_empty(m)
-                        && wuzi::rules::is_legal_for(&mut b, m, attacker)
-                        && b.cell_patterns(m)[attacker.index()]
-                            .iter()
-                            .any(|&l| l == Pattern::Three || l == Pattern::OpenThree)
-                })
-                .collect();
+            let threes = moves_making_threes(&mut b, &cells, attacker);
             for m in threes.into_iter().map(Some).chain([None]) {
                 if let Some(m) = m {
                     b.place(m, attacker);
@@ -705,6 +684,23 @@ fn renju_reply_window_holds_every_stopping_stone() {
         points >= 200,
         "too few sure win points to mean anything: {points}"
     );
+}
+
+/// The legal moves of `attacker` among `cells` that make a three somewhere (each may
+/// leave four-three points).
+fn moves_making_threes(b: &mut Board, cells: &[Pos], attacker: Color) -> Vec<Pos> {
+    use wuzi::pattern::Pattern;
+    cells
+        .iter()
+        .copied()
+        .filter(|&m| {
+            b.is_empty(m)
+                && wuzi::rules::is_legal_for(b, m, attacker)
+                && b.cell_patterns(m)[attacker.index()]
+                    .iter()
+                    .any(|&l| l == Pattern::Three || l == Pattern::OpenThree)
+        })
+        .collect()
 }
 
 /// `attacker`'s sure win points (straight fours, double fours, four-threes).
