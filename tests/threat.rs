@@ -1,7 +1,7 @@
 //! Threat search against positions with independently known answers (the shared puzzle
 //! suite and the Gomocup acceptance checks), plus hand-made rule cases.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use wuzi::board::{Board, Pos};
 use wuzi::puzzles::Kind;
 use wuzi::threat::verify::{verify_win, Rejection};
@@ -40,10 +40,15 @@ fn load(file: &str) -> Vec<Puzzle> {
 /// The puzzles of `file` turned or mirrored by one of the board's eight symmetries
 /// (`Puzzle::transformed`; 0 leaves them as they are).
 fn load_turned(file: &str, sym: u8) -> Vec<Puzzle> {
-    let path = positions_dir().join(file);
-    let text = std::fs::read_to_string(&path)
+    load_path(&positions_dir().join(file), sym)
+}
+
+/// [`load_turned`] from any path (the shared positions or the probe files in
+/// scripts/positions).
+fn load_path(path: &Path, sym: u8) -> Vec<Puzzle> {
+    let text = std::fs::read_to_string(path)
         .unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()));
-    let puzzles = wuzi::puzzles::parse(&text).unwrap_or_else(|e| panic!("{file}: {e}"));
+    let puzzles = wuzi::puzzles::parse(&text).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
     puzzles
         .iter()
         .map(|p| {
@@ -634,24 +639,11 @@ fn renju_reply_window_holds_stones_that_make_the_point_forbidden() {
 #[test]
 fn renju_reply_window_holds_every_stopping_stone() {
     let probes = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("scripts/positions");
-    let played = [
-        positions_dir().join("puzzles.txt"),
-        probes.join("renju-selfplay.tsv"),
-    ]
-    .into_iter()
-    .flat_map(|path| {
-        let text = std::fs::read_to_string(&path)
-            .unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()));
-        wuzi::puzzles::parse(&text).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
-    })
-    .filter(|p| p.rule == Rule::Renju)
-    .map(|p| {
-        let mut board = Board::new(p.size, p.size, p.rule).expect("board");
-        for &c in &p.moves {
-            board.play(c).expect("legal move");
-        }
-        board
-    });
+    let played = load("puzzles.txt")
+        .into_iter()
+        .chain(load_path(&probes.join("renju-selfplay.tsv"), 0))
+        .filter(|p| p.rule == Rule::Renju)
+        .map(|p| p.board);
     let generated = wuzi::threat::corpus::generate(200, 57)
         .into_iter()
         .filter(|b| b.rule() == Rule::Renju);

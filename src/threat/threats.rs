@@ -745,7 +745,9 @@ pub fn three_stopper_candidates(
         points
             .iter()
             .zip(coords.iter())
-            .map(|(&q, &(_, four_three, _, _))| renju_dependence(board, q, attacker, four_three))
+            .map(|(&q, &(_, four_three, four_dir, _))| {
+                renju_dependence(board, q, attacker, four_three.then_some(four_dir))
+            })
             .collect()
     } else {
         SmallVec::new()
@@ -845,14 +847,19 @@ pub fn three_stopper_candidates(
 /// (renju; see [`rules::forbidden_dependence_off_lines`]). For black, `q` itself, and
 /// for a four-three point the straight-four points of its three after each stone that
 /// stops its four; for white's four-three point, those stones of black's. (The cells
-/// those moves' own lines reach lie in the four-three window.) Empty for most points.
-fn renju_dependence(board: &mut Board, q: Pos, attacker: Color, four_three: bool) -> Vec<Pos> {
+/// those moves' own lines reach lie in the four-three window.) `four_three` is the line
+/// of a four-three point's four. Empty for most points.
+fn renju_dependence(
+    board: &mut Board,
+    q: Pos,
+    attacker: Color,
+    four_three: Option<usize>,
+) -> Vec<Pos> {
     let mut cells = Vec::new();
     if attacker == Color::Black {
         rules::forbidden_dependence_off_lines(board, q, &mut cells);
     }
-    if four_three {
-        let four_dir = (0..4).find(|&d| board.pattern(q, attacker, d) >= Pattern::Four);
+    if let Some(four_dir) = four_three {
         let three_dirs: SmallVec<[usize; 4]> = (0..4)
             .filter(|&d| board.pattern(q, attacker, d) == Pattern::OpenThree)
             .collect();
@@ -865,7 +872,7 @@ fn renju_dependence(board: &mut Board, q: Pos, attacker: Color, four_three: bool
         // attacks. Without one, nothing is placed.
         let black_dirs: SmallVec<[usize; 4]> = match attacker {
             Color::Black => three_dirs,
-            Color::White => four_dir.into_iter().collect(),
+            Color::White => smallvec::smallvec![four_dir],
         };
         let may_lean = |board: &Board, m: Pos, dir: usize| {
             board.is_empty(m)
