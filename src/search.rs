@@ -9,7 +9,7 @@
 //! 4. transposition table probe;
 //! 5. when the opponent threatens an open four (an open three), only our own fours and
 //!    the cells that break their lines are searched;
-//! 6. PVS over the ordered moves (TT move, killers, pattern score).
+//! 6. PVS over the ordered moves (TT move, then pattern score; killers reduce less).
 //!
 //! Forcing answers (step 2) do not use up depth, so four-chains are read to the end.
 //!
@@ -548,7 +548,7 @@ struct Worker<'a> {
     aborted: bool,
     /// The soft limit cut the current iteration between two root moves.
     cut: bool,
-    /// Two moves per ply that last caused a cut-off there.
+    /// Two moves per ply that last caused a cut-off there (reduced less, not ordered first).
     killers: [[Pos; 2]; MAX_PLY + 1],
     /// Triangular principal-variation table.
     pv: Vec<Vec<Pos>>,
@@ -1804,23 +1804,19 @@ impl<'a> Worker<'a> {
                         .any(|c| c.is_four())
             });
         }
-        // The table move, then the pattern scores with a bonus for killers. There is no
-        // history heuristic: its bonus per cell (depth² per cut-off, capped at 16,384)
+        // The table move, then the pattern scores alone. Killers only reduce less (see
+        // the reductions): a bonus of 500 put a quiet killer above a double three, and
+        // without it, at 1 s per move against the engine with it: freestyle 200 games
+        // 103-81-16, +38.4 Elo [-7.7, +85.8] (by pairs [+3.3, +74.2]); renju 80 games
+        // 42-36-2, +26.1; standard 80 games 43-35-2, +34.9. There is no history
+        // heuristic either: its bonus per cell (depth² per cut-off, capped at 16,384)
         // grew in long searches until it outranked every pattern score but a five's.
         // Without it, depth 8 over the 579 positions of the probe files and the shared
-        // puzzles took 182M nodes instead of 281M (the heaviest, late-game positions a
-        // third to a half as many, the median the same), and at 1 s per move against the
-        // engine with it, 200 games each: freestyle 120-73-7, +83.2 Elo [+35.8, +133.8];
-        // renju 123-72-5, +90.6 [+42.9, +141.9]; standard 115-76-9, +68.6 [+21.7, +118.2].
-        let killers = self.killers[ply.min(MAX_PLY)];
-        for m in moves.iter_mut() {
-            if m.pos == tt_move {
-                m.score = i32::MAX; // first, whatever else it scores
-                continue;
-            }
-            if m.pos == killers[0] || m.pos == killers[1] {
-                m.score += 500;
-            }
+        // puzzles took 182M nodes instead of 281M, and at 1 s per move, 200 games each:
+        // freestyle +83.2 Elo [+35.8, +133.8], renju +90.6 [+42.9, +141.9], standard
+        // +68.6 [+21.7, +118.2].
+        if let Some(m) = moves.iter_mut().find(|m| m.pos == tt_move) {
+            m.score = i32::MAX; // first, whatever else it scores
         }
         let cap = self.limits.options.interior_moves;
         if !threatened && ply > 0 && moves.len() > cap {
