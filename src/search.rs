@@ -1384,8 +1384,21 @@ impl<'a> Worker<'a> {
             }
             report(&SearchEvent::RootMoveStarted(self.board.coord(m)));
             let nodes_before = self.nodes;
+            // A root move that makes an open three or more is searched with the full
+            // window at once, so its line is a PV line with the PV's smaller reductions.
+            // A forcing move's win often runs through quiet moves late in the line,
+            // which a null-window search reduces by one ply more and may not see: in
+            // pub-renju-win024 white's k8 (an open three, a win in 23 plies through
+            // quiet moves) lost to h6 under the null window until depth 12, and was
+            // found at depth 9 by the full one (8 of 8 orientations at 1 s per move,
+            // against 4). Few root moves threaten: `pbrain-wuzi bench 8` 3.86M -> 3.92M
+            // nodes. At 1 s per move against the null window: freestyle 160 games
+            // 71-77-12, -13.0 Elo [-65.5, +38.9]; renju 100 games 48-51-1, -10.4
+            // [-79.5, +57.8]; standard 100 games 48-45-7, +10.4 [-55.7, +77.3]: even.
+            let forcing =
+                movegen::threat_of(self.board, m, self.board.side_to_move()) >= Threat::OpenThree;
             self.board.make(m);
-            let v = if i == 0 {
+            let v = if i == 0 || forcing {
                 -self.negamax(depth - 1, -beta, -alpha, 1)
             } else {
                 let v = -self.negamax(depth - 1, -alpha - 1, -alpha, 1);
@@ -2240,6 +2253,29 @@ mod tests {
         assert!(!answers.contains(&checked_move(Rule::Standard, moves, 4, false)));
         let m = checked_move(Rule::Standard, moves, 4, true);
         assert!(answers.contains(&m), "{m}");
+    }
+
+    #[test]
+    fn a_forcing_root_move_is_searched_with_the_full_window() {
+        // pub-renju-win024: white's k8, an open three, wins in 23 plies through quiet
+        // moves. Searched under a null window it lost to h6 until depth 12 in four of the
+        // board's eight orientations; with the full window it leads from depth 9.
+        let moves = parse_pos_sequence("k6i6m7l8i5j5h5j8h7").unwrap();
+        let answer = Coord::new(10, 7);
+        for sym in 0..8 {
+            let mut b = Board::new(15, 15, Rule::Renju).unwrap();
+            for c in &moves {
+                b.play(c.transformed(15, sym)).unwrap();
+            }
+            let mut state = SearchState::new();
+            state.set_tt_bytes(16 << 20);
+            let o = state.evaluate(&mut b, SearchLimits::depth(10), &AtomicBool::new(false));
+            assert_eq!(
+                b.coord(o.best),
+                answer.transformed(15, sym),
+                "orientation {sym}"
+            );
+        }
     }
 
     #[test]
