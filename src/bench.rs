@@ -8,7 +8,7 @@
 
 use crate::board::Board;
 use crate::search::{SearchLimits, SearchState};
-use crate::types::{parse_pos_sequence, Rule};
+use crate::types::Rule;
 use std::sync::atomic::AtomicBool;
 use std::time::Instant;
 
@@ -82,16 +82,10 @@ pub fn search_positions(depth: i32) -> (BenchResult, std::time::Duration) {
 }
 
 fn bench_board(rule: Rule, size: usize, moves: &str) -> Board {
-    let mut board = match Board::new(size, size, rule) {
-        Ok(b) => b,
-        Err(e) => unreachable_bench(&e.to_string()),
-    };
-    for c in parse_pos_sequence(moves).unwrap_or_default() {
-        if board.play(c).is_err() {
-            unreachable_bench("bench position has an illegal move");
-        }
+    match Board::from_moves(size, rule, moves) {
+        Ok(board) => board,
+        Err(e) => unreachable_bench(&format!("bench position {moves}: {e}")),
     }
-    board
 }
 
 fn unreachable_bench(why: &str) -> ! {

@@ -26,7 +26,7 @@
 //! [paused](Board::pause_search_extras) so its placements skip them.
 
 use crate::pattern::{self, slot_shift, Cell, Pattern, PatternTable, HALF_LINE};
-use crate::types::{Color, Coord, Rule};
+use crate::types::{parse_pos_sequence, Color, Coord, Rule};
 use once_cell::sync::Lazy;
 use std::fmt;
 use std::ops::ControlFlow;
@@ -82,9 +82,14 @@ impl Pos {
 /// Why a board could not be made or a stone not placed.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum BoardError {
-    UnsupportedSize { width: usize, height: usize },
+    UnsupportedSize {
+        width: usize,
+        height: usize,
+    },
     OffBoard(Coord),
     Occupied(Coord),
+    /// A move list that is not "pos" notation (the text as given).
+    BadMoves(String),
 }
 
 impl fmt::Display for BoardError {
@@ -96,6 +101,9 @@ impl fmt::Display for BoardError {
             ),
             BoardError::OffBoard(c) => write!(f, "{c} is off the board"),
             BoardError::Occupied(c) => write!(f, "{c} is already occupied"),
+            BoardError::BadMoves(text) => {
+                write!(f, "bad moves {text:?} (pos notation, e.g. h8h9i10)")
+            }
         }
     }
 }
@@ -445,6 +453,23 @@ impl Board {
         for p in all {
             board.refresh_patterns(p);
             board.count_patterns::<true>(p, 1);
+        }
+        Ok(board)
+    }
+
+    /// A `size` × `size` board of `rule` after `moves` in "pos" notation (`h8h9i10`,
+    /// black first), each played for the side to move as [`Board::play`] does: the
+    /// positions of tests, benchmarks, puzzle files and command lines.
+    pub fn from_moves(size: usize, rule: Rule, moves: &str) -> Result<Board, BoardError> {
+        let coords = parse_pos_sequence(moves).ok_or_else(|| BoardError::BadMoves(moves.into()))?;
+        Board::from_coords(size, rule, &coords)
+    }
+
+    /// [`Board::from_moves`] from coordinates.
+    pub fn from_coords(size: usize, rule: Rule, moves: &[Coord]) -> Result<Board, BoardError> {
+        let mut board = Board::new(size, size, rule)?;
+        for &c in moves {
+            board.play(c)?;
         }
         Ok(board)
     }
@@ -1260,13 +1285,42 @@ mod tests {
         assert_eq!(b.hash(), 0);
     }
 
+    #[test]
+    fn from_moves_plays_pos_notation_and_reports_what_is_wrong() {
+        let b = Board::from_moves(15, Rule::Renju, "h8i9h9").unwrap();
+        assert_eq!(b.rule(), Rule::Renju);
+        assert_eq!(b.move_count(), 3);
+        assert_eq!(b.stone_at(Coord::new(7, 8)), Some(Color::Black));
+        assert_eq!(b.stone_at(Coord::new(8, 8)), Some(Color::White));
+        assert_eq!(b.side_to_move(), Color::White);
+        assert_eq!(
+            Board::from_moves(9, Rule::Freestyle, "")
+                .unwrap()
+                .move_count(),
+            0
+        );
+        assert_eq!(
+            Board::from_moves(15, Rule::Freestyle, "h8h8").err(),
+            Some(BoardError::Occupied(Coord::new(7, 7)))
+        );
+        assert_eq!(
+            Board::from_moves(9, Rule::Freestyle, "h8p15").err(),
+            Some(BoardError::OffBoard(Coord::new(15, 14)))
+        );
+        assert_eq!(
+            Board::from_moves(15, Rule::Freestyle, "8h").err(),
+            Some(BoardError::BadMoves("8h".into()))
+        );
+        assert!(matches!(
+            Board::from_moves(4, Rule::Freestyle, "a1"),
+            Err(BoardError::UnsupportedSize { .. })
+        ));
+    }
+
     /// A 15x15 freestyle board after `moves` (x, y), black first.
     fn freestyle_after(moves: &[(i32, i32)]) -> Board {
-        let mut b = Board::new(15, 15, Rule::Freestyle).unwrap();
-        for &(x, y) in moves {
-            b.play(Coord::new(x, y)).unwrap();
-        }
-        b
+        let coords: Vec<Coord> = moves.iter().map(|&(x, y)| Coord::new(x, y)).collect();
+        Board::from_coords(15, Rule::Freestyle, &coords).unwrap()
     }
 
     #[test]

@@ -271,11 +271,8 @@ mod tests {
     }
 
     fn board(moves: &[(i32, i32)]) -> Board {
-        let mut b = Board::new(15, 15, Rule::Freestyle).unwrap();
-        for &(x, y) in moves {
-            b.play(Coord::new(x, y)).unwrap();
-        }
-        b
+        let coords: Vec<Coord> = moves.iter().map(|&(x, y)| Coord::new(x, y)).collect();
+        Board::from_coords(15, Rule::Freestyle, &coords).unwrap()
     }
 
     #[test]

@@ -248,11 +248,7 @@ mod tests {
     use crate::types::{parse_pos_sequence, Coord, Rule};
 
     fn board(moves: &str) -> Board {
-        let mut b = Board::new(15, 15, Rule::Freestyle).unwrap();
-        for c in parse_pos_sequence(moves).unwrap() {
-            b.play(c).unwrap();
-        }
-        b
+        Board::from_moves(15, Rule::Freestyle, moves).unwrap()
     }
 
     fn coords(b: &Board, points: &[Pos]) -> Vec<Coord> {

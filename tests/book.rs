@@ -193,11 +193,7 @@ fn book_answering_with(moves: &[Coord], reply: Coord) -> String {
 }
 
 fn freestyle_board(moves: &[Coord]) -> Board {
-    let mut board = Board::new(15, 15, Rule::Freestyle).unwrap();
-    for &m in moves {
-        board.play(m).unwrap();
-    }
-    board
+    Board::from_coords(15, Rule::Freestyle, moves).unwrap()
 }
 
 /// A test case: its name, the moves of its position, the moves the search may answer.
@@ -308,10 +304,7 @@ fn book_off_by_config_gives_the_search_move() {
     let (m, from_book) = think(&mut engine, &moves);
     assert!(!from_book);
     // The same fixed-depth search run directly.
-    let mut board = Board::new(15, 15, Rule::Freestyle).unwrap();
-    for &c in &moves {
-        board.play(c).unwrap();
-    }
+    let mut board = freestyle_board(&moves);
     let mut state = wuzi::search::SearchState::new();
     let stop = AtomicBool::new(false);
     let o = state.evaluate(&mut board, wuzi::search::SearchLimits::depth(4), &stop);

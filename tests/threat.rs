@@ -6,7 +6,7 @@ use wuzi::board::{Board, Pos};
 use wuzi::puzzles::Kind;
 use wuzi::threat::verify::{verify_win, Rejection};
 use wuzi::threat::{defences, defences_preferring, find_win, Level, Limits};
-use wuzi::types::{parse_pos_sequence, Color, Coord, Rule};
+use wuzi::types::{Color, Coord, Rule};
 
 /// The shared positions folder: `$WUZI_SHARED/positions` or `../shared/positions` beside
 /// the checkout. Missing data fails the test: a suite that silently passes proves nothing.
@@ -53,10 +53,7 @@ fn load_path(path: &Path, sym: u8) -> Vec<Puzzle> {
         .iter()
         .map(|p| {
             let p = p.transformed(sym);
-            let mut board = Board::new(p.size, p.size, p.rule).expect("board");
-            for &c in &p.moves {
-                board.play(c).expect("legal move");
-            }
+            let board = Board::from_coords(p.size, p.rule, &p.moves).expect("a legal position");
             let answers = p
                 .answers
                 .iter()
@@ -352,11 +349,7 @@ fn board_from(rule: Rule, black: &[&str], white: &[&str]) -> Board {
 
 /// A 15x15 board after `moves` (pos notation, black first).
 fn board_after(rule: Rule, moves: &str) -> Board {
-    let mut b = Board::new(15, 15, rule).unwrap();
-    for c in parse_pos_sequence(moves).unwrap() {
-        b.play(c).unwrap();
-    }
-    b
+    Board::from_moves(15, rule, moves).unwrap()
 }
 
 /// Black's double three at h6: f6 g6 make an open three with it horizontally, i7 j8

@@ -4,7 +4,7 @@
 
 use super::{corpus, find_win_counted, Level, Limits};
 use crate::board::Board;
-use crate::types::{parse_pos_sequence, Color, Rule};
+use crate::types::{Color, Rule};
 use std::fmt;
 use std::time::{Duration, Instant};
 
@@ -77,13 +77,7 @@ impl fmt::Display for BenchReport {
 pub fn bench_positions() -> Vec<Board> {
     let mut boards = Vec::new();
     for (rule, size, moves) in BENCH_POSITIONS {
-        let Ok(mut board) = Board::new(size, size, Rule::from_info(rule)) else {
-            continue;
-        };
-        let Some(coords) = parse_pos_sequence(moves) else {
-            continue;
-        };
-        if coords.into_iter().all(|c| board.play(c).is_ok()) {
+        if let Ok(board) = Board::from_moves(size, Rule::from_info(rule), moves) {
             boards.push(board);
         }
     }

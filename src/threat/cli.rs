@@ -3,8 +3,8 @@
 //! `defend <moves>`, `lost` or `none` — and one line of statistics.
 
 use super::{defences_counted, find_win_resumed, Level, Limits, Memo, Phases};
-use crate::board::{Board, Pos};
-use crate::types::{parse_pos_sequence, Rule};
+use crate::board::{Board, BoardError, Pos};
+use crate::types::Rule;
 use std::io::Write;
 use std::time::{Duration, Instant};
 
@@ -77,15 +77,12 @@ fn parse(args: &[String]) -> Result<Request, String> {
 }
 
 fn build(req: &Request) -> Result<Board, String> {
-    let mut board = Board::new(req.size, req.size, req.rule).map_err(|e| e.to_string())?;
-    let coords =
-        parse_pos_sequence(&req.moves).ok_or_else(|| format!("bad moves '{}'", req.moves))?;
-    for c in coords {
-        board
-            .play(c)
-            .map_err(|e| format!("move {}: {e}", c.to_pos_notation()))?;
-    }
-    Ok(board)
+    Board::from_moves(req.size, req.rule, &req.moves).map_err(|e| match e {
+        BoardError::OffBoard(c) | BoardError::Occupied(c) => {
+            format!("move {}: {e}", c.to_pos_notation())
+        }
+        _ => e.to_string(),
+    })
 }
 
 /// The search limits `req` asks for, its time counted from `start`.

@@ -316,11 +316,7 @@ mod tests {
 
     /// A 15x15 board of `rule` after `moves` ("pos" notation, black first).
     pub(super) fn game(rule: Rule, moves: &str) -> Board {
-        let mut b = Board::new(15, 15, rule).unwrap();
-        for c in crate::types::parse_pos_sequence(moves).unwrap() {
-            b.play(c).unwrap();
-        }
-        b
+        Board::from_moves(15, rule, moves).unwrap()
     }
 
     /// The cell of `name` ("pos" notation) on `b`.
