@@ -12,7 +12,6 @@ pub mod config;
 pub mod engine;
 pub mod eval;
 pub mod logging;
-pub mod matchrunner;
 pub mod movegen;
 pub mod openings;
 pub mod pattern;

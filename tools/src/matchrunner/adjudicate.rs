@@ -2,10 +2,10 @@
 //! played (off-board, occupied, renju foul, winning five) and knows when the board is full.
 //! No rules are decided here.
 
-use crate::board::Board;
-use crate::rules::judge_move;
-pub use crate::rules::Verdict;
-use crate::types::{Color, Coord, Rule};
+use wuzi::board::Board;
+use wuzi::rules::judge_move;
+pub use wuzi::rules::Verdict;
+use wuzi::types::{Color, Coord, Rule};
 
 pub struct Referee {
     board: Board,

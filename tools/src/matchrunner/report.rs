@@ -3,9 +3,9 @@
 use super::elo::{estimate, estimate_pairs, PairTally, Tally};
 use super::game::EndReason;
 use super::tournament::{GameReport, MatchConfig, MatchResult, MatchState};
-use crate::types::Color;
 use std::collections::BTreeMap;
 use std::time::Duration;
+use wuzi::types::Color;
 
 /// One engine's results, split by colour, and its losses by reason.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -358,7 +358,7 @@ mod tests {
     #[test]
     fn clock_use_counts_each_engine_s_own_moves() {
         use crate::matchrunner::game::PlayedMove;
-        use crate::types::Coord;
+        use wuzi::types::Coord;
         let mv = |color, ms, from_opening| PlayedMove {
             coord: Coord::new(0, 0),
             color,

@@ -3,7 +3,7 @@
 use super::elo::{estimate, estimate_pairs, Tally};
 use super::report::{clock_use, pair_tally, standings};
 use super::tournament::{game_file_stem, MatchConfig, MatchResult};
-use crate::types::Color;
+use wuzi::types::Color;
 
 /// A JSON string literal.
 pub fn json_string(text: &str) -> String {

@@ -5,9 +5,9 @@ use super::game::GameSetup;
 use super::opening::{load_openings, OpeningFormat};
 use super::sprt::SprtParams;
 use super::tournament::MatchConfig;
-use crate::types::Rule;
 use std::path::PathBuf;
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
+use wuzi::types::Rule;
 
 pub const USAGE: &str = "\
 usage: wuzi-match --engine cmd=PATH [name=NAME] [dir=DIR] [arg=ARG]... [nodes=N] [depth=N] [info=KEY:VALUE]...

@@ -4,7 +4,7 @@
 //! stone with 1-based coordinates, then the two players' names and `-1`.
 
 use super::game::{EndReason, GameOutcome};
-use crate::types::{Color, Coord, Rule};
+use wuzi::types::{Color, Coord, Rule};
 
 /// What a record needs besides the moves.
 pub struct RecordInfo<'a> {

@@ -6,9 +6,9 @@
 use super::adjudicate::{Referee, Verdict};
 use super::clock::{GameClock, TimeControl};
 use super::engine::{Engine, EngineFailure};
-use crate::types::{Color, Coord, Rule};
 use std::fmt;
 use std::time::{Duration, Instant};
+use wuzi::types::{Color, Coord, Rule};
 
 /// Everything about a game except the players and the opening; the same for every game
 /// of a match.

@@ -3,15 +3,30 @@
 
 use std::path::{Path, PathBuf};
 use std::time::Duration;
-use wuzi::matchrunner::clock::TimeControl;
-use wuzi::matchrunner::engine::EngineSpec;
-use wuzi::matchrunner::game::EndReason;
-use wuzi::matchrunner::opening::{load_openings, OpeningFormat};
-use wuzi::matchrunner::sprt::{SprtDecision, SprtParams};
-use wuzi::matchrunner::tournament::{run_match, GameReport, MatchConfig, MatchResult};
 use wuzi::types::{Color, Coord};
+use wuzi_tools::matchrunner::clock::TimeControl;
+use wuzi_tools::matchrunner::engine::EngineSpec;
+use wuzi_tools::matchrunner::game::EndReason;
+use wuzi_tools::matchrunner::opening::{load_openings, OpeningFormat};
+use wuzi_tools::matchrunner::sprt::{SprtDecision, SprtParams};
+use wuzi_tools::matchrunner::tournament::{run_match, GameReport, MatchConfig, MatchResult};
 
 const TESTBRAIN: &str = env!("CARGO_BIN_EXE_wuzi-testbrain");
+
+/// The brain itself, the workspace root package's binary. Cargo builds it for the root
+/// package's own integration tests into the same folder as this package's binaries, so
+/// `cargo test` at the workspace root always has a fresh one there; run alone
+/// (`cargo test -p wuzi-tools`), this package's tests need it built first.
+fn pbrain_wuzi() -> PathBuf {
+    let name = format!("pbrain-wuzi{}", std::env::consts::EXE_SUFFIX);
+    let path = Path::new(env!("CARGO_BIN_EXE_wuzi-match")).with_file_name(name);
+    assert!(
+        path.is_file(),
+        "{} not built: run `cargo test` at the workspace root",
+        path.display()
+    );
+    path
+}
 
 fn brain(name: &str, args: &[&str]) -> EngineSpec {
     EngineSpec {
@@ -186,12 +201,10 @@ fn banner_before_about_shifts_every_answer_and_loses() {
 
 #[test]
 fn a_brain_runs_in_its_own_directory_from_a_relative_path() {
-    // Integration tests run in the package root, so the path below is relative to it.
-    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let relative = Path::new(TESTBRAIN)
-        .strip_prefix(root)
-        .unwrap()
-        .to_path_buf();
+    // Integration tests run in the package root (tools/), so the path below is relative
+    // to it: up to the workspace root, which holds the target folder.
+    let workspace = Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap();
+    let relative = Path::new("..").join(Path::new(TESTBRAIN).strip_prefix(workspace).unwrap());
     assert!(relative.is_relative());
     let dir = scratch("workdir");
     let mut spec = brain("here", &["legal", "log=commands.txt"]);
@@ -315,7 +328,7 @@ fn openings_in_both_formats_are_the_same_and_reach_the_brains_as_board() {
     )
     .unwrap();
     let pos = load_openings(&data.join("openings-pos.txt"), OpeningFormat::Pos, 15, 15).unwrap();
-    let stones = |o: &[wuzi::matchrunner::opening::Opening]| -> Vec<Vec<Coord>> {
+    let stones = |o: &[wuzi_tools::matchrunner::opening::Opening]| -> Vec<Vec<Coord>> {
         o.iter().map(|x| x.moves.clone()).collect()
     };
     assert_eq!(stones(&offset), stones(&pos));
@@ -361,7 +374,7 @@ fn openings_in_both_formats_are_the_same_and_reach_the_brains_as_board() {
 #[test]
 fn an_opening_that_is_already_won_is_refused() {
     let mut c = config(brain("a", &["legal"]), brain("b", &["legal"]), 2);
-    c.openings = wuzi::matchrunner::opening::parse_openings(
+    c.openings = wuzi_tools::matchrunner::opening::parse_openings(
         "a1b1a2b2a3b3a4b4a5",
         OpeningFormat::Pos,
         15,
@@ -465,7 +478,7 @@ fn the_command_line_rejects_bad_options() {
 
 #[test]
 fn two_real_brains_finish_a_short_match_with_records() {
-    let wuzi = EngineSpec::new(env!("CARGO_BIN_EXE_pbrain-wuzi"));
+    let wuzi = EngineSpec::new(pbrain_wuzi());
     let mut second = wuzi.clone();
     second.name = "pbrain-wuzi-2".to_string();
     let dir = scratch("real");
@@ -495,7 +508,7 @@ fn scripted_game(rule: wuzi::types::Rule, opening: &[(i32, i32)], script: &str) 
     );
     c.setup.rule = rule;
     c.setup.max_moves = opening.len() + 2;
-    c.openings = vec![wuzi::matchrunner::opening::Opening {
+    c.openings = vec![wuzi_tools::matchrunner::opening::Opening {
         moves: opening.iter().map(|&(x, y)| Coord::new(x, y)).collect(),
         text: "test".to_string(),
         line: 1,

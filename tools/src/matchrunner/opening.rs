@@ -5,11 +5,11 @@
 //! Every opening is played twice, colours swapped, so that neither brain profits from a
 //! lopsided opening.
 
-use crate::types::{parse_pos_sequence, Coord};
 use rand::rngs::StdRng;
 use rand::seq::SliceRandom;
 use rand::SeedableRng;
 use std::path::Path;
+use wuzi::types::{parse_pos_sequence, Coord};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum OpeningFormat {
@@ -51,7 +51,7 @@ impl Opening {
     }
 }
 
-pub use crate::openings::parse_offset_line;
+pub use wuzi::openings::parse_offset_line;
 
 /// Parses a "pos" line such as `h8i9j10`.
 pub fn parse_pos_line(text: &str) -> Result<Vec<Coord>, String> {

@@ -1,10 +1,10 @@
 //! `wuzi-match`: plays two Piskvork-protocol brains against each other. See `--help`.
 
 use std::process::ExitCode;
-use wuzi::matchrunner::options::{parse_args, Invocation, USAGE};
-use wuzi::matchrunner::report::{final_table, progress_line};
-use wuzi::matchrunner::summary::summary_json;
-use wuzi::matchrunner::tournament::run_match;
+use wuzi_tools::matchrunner::options::{parse_args, Invocation, USAGE};
+use wuzi_tools::matchrunner::report::{final_table, progress_line};
+use wuzi_tools::matchrunner::summary::summary_json;
+use wuzi_tools::matchrunner::tournament::run_match;
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();

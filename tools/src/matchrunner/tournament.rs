@@ -8,11 +8,11 @@ use super::game::{play_game, EndReason, GameOutcome, GameSetup};
 use super::opening::{schedule, Opening, Pairing};
 use super::record::{to_psq, to_sgf, RecordInfo};
 use super::sprt::{SprtDecision, SprtParams};
-use crate::types::Color;
 use std::path::PathBuf;
 use std::sync::Mutex;
 use std::thread;
 use std::time::{Duration, Instant};
+use wuzi::types::Color;
 
 /// Everything a match needs.
 #[derive(Clone, Debug)]
