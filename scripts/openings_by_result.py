@@ -23,7 +23,7 @@ from collections import Counter
 
 # The eight symmetries of a square board around its centre, on offsets (dx, dy). The
 # generator's symmetric-duplicate test is the Rust twin of `canonical` below
-# (`canonical` in src/openings.rs, private to the brain, which a script cannot call):
+# (`canonical` in tools/src/openings.rs, private to the tools, which a script cannot call):
 # a change to what counts as the same opening belongs in both.
 SYMMETRIES = [
     lambda x, y: (x, y),

@@ -2,8 +2,9 @@
 //!
 //! Layers, lowest first (dependencies point down only; see ARCHITECTURE.md):
 //! `types` → `pattern` → `board` → `rules` → `eval` → `threat` → `search` → `time` →
-//! `engine` → `protocol`. Side tools (match runner, bench, solver) use the library; the
-//! library never depends on them.
+//! `engine` → `protocol`. The side tools (match runner, opening book builder, openings
+//! generator, puzzles runner) are the `wuzi-tools` package in `tools/`, which uses this
+//! library; the library never depends on them.
 
 pub mod bench;
 pub mod board;
@@ -13,10 +14,8 @@ pub mod engine;
 pub mod eval;
 pub mod logging;
 pub mod movegen;
-pub mod openings;
 pub mod pattern;
 pub mod protocol;
-pub mod puzzles;
 pub mod rules;
 pub mod search;
 pub mod threat;

@@ -51,7 +51,7 @@ impl Opening {
     }
 }
 
-pub use wuzi::openings::parse_offset_line;
+pub use crate::openings::parse_offset_line;
 
 /// Parses a "pos" line such as `h8i9j10`.
 pub fn parse_pos_line(text: &str) -> Result<Vec<Coord>, String> {

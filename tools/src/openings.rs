@@ -7,15 +7,15 @@
 //! board are kept once. The file format is c-gomoku-cli's "offset" format (PROTOCOL.md
 //! §7): `dx,dy, dx,dy, …` relative to the centre `(size/2, size/2)`.
 
-use crate::board::Board;
-use crate::eval::{self, Value};
-use crate::search::{SearchLimits, SearchState};
-use crate::threat;
-use crate::types::{Coord, Rule};
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 use std::collections::BTreeSet;
 use std::sync::atomic::AtomicBool;
+use wuzi::board::Board;
+use wuzi::eval::{self, Value};
+use wuzi::search::{SearchLimits, SearchState};
+use wuzi::threat;
+use wuzi::types::{Coord, Rule};
 
 /// How a list is generated.
 #[derive(Clone, Debug)]
@@ -138,7 +138,7 @@ const DECIDED_CHECK_NODES: u64 = 50_000;
 pub fn balance(stones: &[Coord], rule: Rule, size: usize, depth: i32) -> Option<Value> {
     let mut board = Board::new(size, size, rule).ok()?;
     for &s in stones {
-        if crate::rules::judge_move(&board, s) != crate::rules::Verdict::Normal {
+        if wuzi::rules::judge_move(&board, s) != wuzi::rules::Verdict::Normal {
             return None; // fouls and fives make no opening
         }
         board.play(s).ok()?;

@@ -3,8 +3,8 @@
 //! states lies within its stated balance window.
 
 use std::path::PathBuf;
-use wuzi::openings::{balance, parse_list, size_offset};
 use wuzi::types::Rule;
+use wuzi_tools::openings::{balance, parse_list, size_offset};
 
 /// (file, rule, size)
 const LISTS: &[(&str, Rule, usize)] = &[
@@ -38,7 +38,7 @@ fn stated(text: &str, flag: &str) -> i32 {
 
 #[test]
 fn opening_lists_parse_are_legal_and_balanced() {
-    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("openings");
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../openings");
     for &(file, rule, size) in LISTS {
         let text =
             std::fs::read_to_string(dir.join(file)).unwrap_or_else(|e| panic!("{file}: {e}"));

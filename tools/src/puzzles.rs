@@ -2,11 +2,11 @@
 //! each through the engine facade exactly as a manager's `BOARD` would, at a fixed time
 //! per move.
 
-use crate::engine::{Engine, Owner};
-use crate::search::SearchEvent;
-use crate::types::{parse_pos_sequence, Coord, Rule};
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
+use wuzi::engine::{Engine, Owner};
+use wuzi::search::SearchEvent;
+use wuzi::types::{parse_pos_sequence, Coord, Rule};
 
 /// What a puzzle asks of the side to move.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -1,0 +1,95 @@
+//! `wuzi-tools book …`: builds an opening book from the empty board and the given
+//! opening lists (see `wuzi_tools::book_builder`) and writes it to stdout; progress goes
+//! to stderr.
+
+use wuzi::types::Rule;
+use wuzi_tools::book_builder::{build, BuildOptions};
+use wuzi_tools::openings::parse_list;
+
+pub const USAGE: &str = "\
+wuzi-tools book --rule R --size N [--depth D] [--positions P] [--width K] [--ply-cost C]
+                 [--openings FILE]...
+                 build an opening book (drop-out expansion)";
+
+pub fn run(args: &[String]) -> u8 {
+    let (mut opts, lists) = match parse(args) {
+        Ok(parsed) => parsed,
+        Err(e) => {
+            eprintln!("{e}\nusage: {USAGE}");
+            return 2;
+        }
+    };
+    for path in &lists {
+        let parsed = std::fs::read_to_string(path)
+            .map_err(|e| e.to_string())
+            .and_then(|text| parse_list(&text, opts.size));
+        match parsed {
+            Ok(list) => opts.roots.extend(list),
+            Err(e) => {
+                eprintln!("{path}: {e}");
+                return 2;
+            }
+        }
+    }
+    let book = build(&opts, &mut |done, total| {
+        if done % 25 == 0 || done == total {
+            eprintln!("expanded {done}/{total}");
+        }
+    });
+    let lists_args: String = lists.iter().map(|l| format!(" --openings {l}")).collect();
+    let header = [
+        format!(
+            "Opening book: rule {} ({}), {}x{}, {} positions.",
+            opts.rule.info_value(),
+            opts.rule,
+            opts.size,
+            opts.size,
+            book.entries.len()
+        ),
+        format!(
+            "Built by `wuzi-tools book --rule {} --size {} --depth {} --positions {} --width {} --ply-cost {}{lists_args}`",
+            opts.rule.info_value(), opts.size, opts.depth, opts.positions, opts.width, opts.ply_cost
+        ),
+        "Format (openings/README.md): BLACK WHITE MOVE VALUE DEPTH per position, canonical orientation.".to_string(),
+    ];
+    print!("{}", book.to_text(&header));
+    0
+}
+
+/// The build options of the command line (without the lists' openings) and the opening
+/// list files to read; `--rule` is required.
+fn parse(args: &[String]) -> Result<(BuildOptions, Vec<String>), String> {
+    let mut opts = BuildOptions {
+        rule: Rule::Freestyle,
+        size: 15,
+        depth: 6,
+        positions: 300,
+        width: 6,
+        ply_cost: 30,
+        roots: Vec::new(),
+    };
+    let mut rule_given = false;
+    let mut lists = Vec::new();
+    let mut it = args.iter();
+    while let Some(flag) = it.next() {
+        let value = it.next().ok_or_else(|| format!("{flag} needs a value"))?;
+        let number = value.parse::<u32>();
+        match (flag.as_str(), number) {
+            ("--rule", _) => {
+                opts.rule = Rule::parse(value).ok_or(format!("unknown rule {value}"))?;
+                rule_given = true;
+            }
+            ("--openings", _) => lists.push(value.clone()),
+            ("--size", Ok(n)) if (5..=32).contains(&n) => opts.size = n as usize,
+            ("--depth", Ok(n)) if (2..=12).contains(&n) => opts.depth = n as i32,
+            ("--positions", Ok(n)) => opts.positions = n as usize,
+            ("--width", Ok(n)) if n >= 1 => opts.width = n as usize,
+            ("--ply-cost", Ok(n)) => opts.ply_cost = n as i32,
+            _ => return Err(format!("bad option {flag} {value}")),
+        }
+    }
+    if !rule_given {
+        return Err("--rule is required".into());
+    }
+    Ok((opts, lists))
+}
