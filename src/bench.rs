@@ -1,4 +1,4 @@
-//! `pbrain-wuzi bench`: a fixed, deterministic workload.
+//! The workload of `pbrain-wuzi bench` (which prints it): fixed and deterministic.
 //!
 //! Fixed positions of every rule, a fixed depth, one thread and a fixed hash size: the
 //! total node count and the signature (a hash of every chosen move and node count) are
@@ -40,8 +40,6 @@ pub const POSITIONS: &[(Rule, usize, &str)] = &[
 
 /// Search depth of the bench.
 pub const DEPTH: i32 = 5;
-/// Passes over the threat-search corpus (each pass times every position at VCF and VCT).
-const THREAT_ROUNDS: u32 = 3;
 /// Transposition table of the bench (fixed so node counts do not depend on settings).
 const TT_BYTES: usize = 16 << 20;
 
@@ -107,27 +105,4 @@ pub fn make_undo_rate() -> f64 {
     }
     std::hint::black_box(sink);
     rounds as f64 / started.elapsed().as_secs_f64()
-}
-
-/// The `bench` command. Optional argument: the depth.
-pub fn run(args: &[String]) -> u8 {
-    let depth = match args.first().map(|a| a.parse::<i32>()) {
-        None => DEPTH,
-        Some(Ok(d)) if (1..=30).contains(&d) => d,
-        Some(_) => {
-            println!("usage: pbrain-wuzi bench [depth 1..30]");
-            return 2;
-        }
-    };
-    let rate = make_undo_rate();
-    println!("make+undo/s : {:.0}", rate);
-    print!("{}", crate::threat::bench_corpus(THREAT_ROUNDS));
-    let (result, elapsed) = search_positions(depth);
-    let ms = elapsed.as_millis().max(1) as u64;
-    println!("positions   : {} at depth {depth}", POSITIONS.len());
-    println!("time ms     : {ms}");
-    println!("nodes/s     : {}", result.nodes * 1000 / ms);
-    println!("signature   : {:016x}", result.signature);
-    println!("Bench: {}", result.nodes);
-    0
 }

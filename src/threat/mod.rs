@@ -5,14 +5,15 @@
 //! - `threats`: threats read from the pattern tables (categories, reply squares);
 //! - `search`: the AND/OR proof search over threat sequences (with its refutation check);
 //! - `defence`: the moves that stop every opponent win;
-//! - `verify`: an independent brute-force checker of claimed wins (tests and CLI);
+//! - `verify`: an independent brute-force checker of claimed wins, for the tests of this
+//!   library and of the tools (nothing calls it in play);
 //! - `corpus`: seeded random-but-sensible games, for tests and the bench;
-//! - `cli`: the `solve` command; `bench`: calls per second over fixed positions.
+//! - `bench`: calls per second over fixed positions (for `pbrain-wuzi bench`; the
+//!   `solve` command line lives in the binary).
 //!
 //! Every entry point leaves the board exactly as it found it.
 
 pub mod bench;
-pub mod cli;
 pub mod corpus;
 pub mod defence;
 mod history;
@@ -26,7 +27,6 @@ use std::sync::atomic::AtomicBool;
 use std::time::Instant;
 
 pub use bench::{bench_corpus, BenchReport};
-pub use cli::solve_cli;
 pub use defence::{defences, defences_counted, defences_preferring, DefenceSet};
 pub use search::Memo;
 pub use threats::{Category, ThreatKind};

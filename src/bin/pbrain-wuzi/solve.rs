@@ -1,12 +1,13 @@
 //! `pbrain-wuzi solve --rule R --size N POS`: what the threat search says about one
-//! position, for people and scripts. Prints one verdict line — `win <main line>`,
-//! `defend <moves>`, `lost` or `none` — and one line of statistics.
+//! position, for people and scripts (`scripts/puzzle_probe.py`). Prints one verdict
+//! line — `win <main line>`, `defend <moves>`, `lost` or `none` — and one line of
+//! statistics, both to stdout, errors included.
 
-use super::{defences_counted, find_win_resumed, Level, Limits, Memo, Phases};
-use crate::board::{Board, BoardError, Pos};
-use crate::types::Rule;
 use std::io::Write;
 use std::time::{Duration, Instant};
+use wuzi::board::{Board, BoardError, Pos};
+use wuzi::threat::{defences_counted, find_win_resumed, Level, Limits, Memo, Phases, ROOT_DEPTH};
+use wuzi::types::Rule;
 
 const USAGE: &str =
     "usage: solve [--rule 0|1|4|8|name] [--size N] [--nodes N] [--time-ms N] [--win-only] MOVES \
@@ -90,7 +91,7 @@ fn limits_from(req: &Request, start: Instant) -> Limits<'static> {
     Limits {
         level: Level::Vct,
         max_nodes: req.nodes,
-        max_depth: super::ROOT_DEPTH,
+        max_depth: ROOT_DEPTH,
         deadline: Some(start + req.time),
         stop: None,
     }
@@ -105,9 +106,9 @@ fn names(board: &Board, moves: &[Pos]) -> String {
 }
 
 /// Runs the solve command on `args` (with or without the leading `solve`), writing its
-/// lines to `out` (the binary passes stdout; the library itself never prints). Returns
-/// the process exit code: 0 on an answer, 2 on bad arguments.
-pub fn solve_cli(args: &[String], out: &mut dyn Write) -> i32 {
+/// lines to `out` (stdout; a buffer in the tests). Returns the process exit code: 0 on
+/// an answer, 2 on bad arguments.
+pub fn run(args: &[String], out: &mut dyn Write) -> u8 {
     let req = match parse(args) {
         Ok(r) => r,
         Err(e) => {
@@ -185,7 +186,7 @@ mod tests {
         }
         for bad in ["--size 99 h8", "h8h8", "z99", "8h"] {
             let mut out = Vec::new();
-            assert_eq!(solve_cli(&args(bad), &mut out), 2, "{bad}");
+            assert_eq!(run(&args(bad), &mut out), 2, "{bad}");
             assert!(
                 String::from_utf8_lossy(&out).starts_with("error: "),
                 "{bad}"
@@ -208,7 +209,7 @@ mod tests {
         // Bounded by nodes, not by the default ten seconds: the counts compared must not
         // depend on the machine's speed (the paranoid build runs far slower).
         let cli = format!("--rule 4 --win-only --nodes 2000000 --time-ms 3600000 {moves}");
-        assert_eq!(solve_cli(&args(&cli), &mut out), 0);
+        assert_eq!(run(&args(&cli), &mut out), 0);
         let text = String::from_utf8_lossy(&out);
         let printed = printed_nodes(&text);
 
@@ -221,7 +222,7 @@ mod tests {
         assert!(root.is_some(), "the engine's root search wins here");
         assert!(text.starts_with("win "), "{text}");
         assert_eq!(printed, Some(memo.nodes().0), "{text}");
-        let (_, plain) = crate::threat::find_win_counted(&mut board, side, &limits);
+        let (_, plain) = wuzi::threat::find_win_counted(&mut board, side, &limits);
         assert_ne!(
             printed,
             Some(plain),
@@ -232,7 +233,7 @@ mod tests {
     #[test]
     fn a_four_is_a_win() {
         let mut out = Vec::new();
-        assert_eq!(solve_cli(&args("--rule 0 h8h9i8i9j8j9k8k9"), &mut out), 0);
+        assert_eq!(run(&args("--rule 0 h8h9i8i9j8j9k8k9"), &mut out), 0);
         let text = String::from_utf8_lossy(&out);
         let first = text.lines().next().unwrap_or_default();
         assert!(first == "win g8" || first == "win l8", "{text}");
