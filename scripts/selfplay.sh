@@ -9,8 +9,8 @@
 #   -m MS     time per game, 0 = unlimited          (default: 0)
 #   -g N      games                                 (default: 20)
 #   -j N      games at once                         (default: 1)
-#   -o FILE   opening file (default: the first file in openings/ whose name contains
-#             both the rule and the size, if any)
+#   -o FILE   opening file (default: the first opening list in openings/ whose name
+#             contains both the rule and the size, if any; the book-* files are not lists)
 #   -S NAME   save the current build as baselines/pbrain-wuzi-NAME and exit
 # Builds the release binaries first and prints wuzi-match's progress and final table.
 # Example: scripts/selfplay.sh -S before; (change the engine); scripts/selfplay.sh -b baselines/pbrain-wuzi-before
@@ -50,6 +50,7 @@ if [ -z "$openings" ] && [ -d openings ]; then
     for file in openings/*; do
         name=$(basename "$file" | tr '[:upper:]' '[:lower:]')
         case "$name" in
+            book-*) ;;   # the brain's opening books, not opening lists
             *"$rule"*"$size"* | *"$size"*"$rule"*) openings="$file"; break ;;
         esac
     done
