@@ -444,7 +444,7 @@ impl Engine {
         let reply = match stones.len() {
             0 => Swap2Reply::Place(
                 self.balanced_book_opening(&board)
-                    .unwrap_or_else(|| search::swap2_opening(&board)),
+                    .unwrap_or_else(|| swap2_opening(&board)),
             ),
             3 | 5 => {
                 // Swap when the side to move stands worse than the side that just moved.
@@ -555,13 +555,41 @@ fn rebuild(
     Ok(fresh)
 }
 
+/// Three opening stones for swap2 (black, white, black) chosen to look balanced: of a
+/// few compact shapes around the centre, the one whose static value is closest to even.
+fn swap2_opening(board: &Board) -> Vec<Coord> {
+    let cx = board.width() as i32 / 2;
+    let cy = board.height() as i32 / 2;
+    let mut best: Option<(crate::eval::Value, Vec<Coord>)> = None;
+    for (wx, wy) in [(1, 0), (1, 1)] {
+        for dx in -2..=2 {
+            for dy in -2..=2 {
+                let stones = [
+                    Coord::new(cx, cy),
+                    Coord::new(cx + wx, cy + wy),
+                    Coord::new(cx + dx, cy + dy),
+                ];
+                let mut b = board.clone();
+                if stones.iter().any(|&c| b.play(c).is_err()) {
+                    continue;
+                }
+                let v = crate::eval::evaluate(&b).abs();
+                if best.as_ref().is_none_or(|(bv, _)| v < *bv) {
+                    best = Some((v, stones.to_vec()));
+                }
+            }
+        }
+    }
+    best.map(|(_, s)| s).unwrap_or_default()
+}
+
 /// Bytes for the transposition table. Asked for by `INFO hash_size` (KiB), else by the
 /// config's `engine.hash_mb`; when neither asks, the default, or four times it when a
 /// `max_memory` is known. Always capped so that the rest of the process (tables, stacks,
 /// code: well under 48 MiB) fits in `max_memory` too.
 fn tt_bytes(settings: &Settings, config: &Config) -> usize {
     const PROCESS_MARGIN: u64 = 48 << 20;
-    let default = crate::search::DEFAULT_TT_BYTES as u64;
+    let default = crate::tt::DEFAULT_TT_BYTES as u64;
     let asked = if settings.hash_size_kb > 0 {
         settings.hash_size_kb.saturating_mul(1024)
     } else {
@@ -607,7 +635,7 @@ mod tests {
         // Nothing asked, no limit: the default.
         assert_eq!(
             tt_bytes(&settings(0, 0), &config),
-            crate::search::DEFAULT_TT_BYTES
+            crate::tt::DEFAULT_TT_BYTES
         );
     }
 

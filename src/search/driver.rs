@@ -1,0 +1,443 @@
+//! The iteration driver: iterative deepening over the root moves, aspiration windows,
+//! the root move loop with its panic handling, multi-PV lines, and the root move list.
+//! The threat looks around the iterations are `tactics`'s; this file calls them.
+
+use super::node::{has_decisive_four, Forced, Worker};
+use super::tactics::RootTactics;
+use super::{Outcome, PvLine, SearchEvent, SearchReport};
+use crate::board::Pos;
+use crate::eval::{self, Value, INFINITE, WIN, WIN_THRESHOLD};
+use crate::movegen::{self, MoveList, ScoredMove, Threat};
+use crate::time::{Decision, FailLow, IterationReport, Resolution};
+use crate::types::Coord;
+
+/// First aspiration window half-width around the previous iteration's value.
+const ASPIRATION_DELTA: Value = 40;
+
+impl Worker<'_> {
+    /// The whole search of the root: the trivial cases, the threat looks before the
+    /// iterations (`tactics`), the iterations, and the check of their choice.
+    pub(super) fn iterate(
+        &mut self,
+        tactics: &mut RootTactics,
+        report: &mut dyn FnMut(&SearchEvent),
+    ) -> Outcome {
+        let mut root_moves = self.root_moves();
+        let fallback = root_moves.first().map_or(Pos::NONE, |m| m.pos);
+        let mut best = Outcome {
+            best: fallback,
+            value: 0,
+            depth: 0,
+            nodes: 0,
+        };
+        // Nothing to think about: a single legal answer, or an immediate five.
+        let immediate_five = root_moves.first().is_some_and(|m| {
+            movegen::threat_of(self.board, m.pos, self.board.side_to_move()) == Threat::Five
+        });
+        if root_moves.len() <= 1 || immediate_five {
+            if immediate_five {
+                best.value = WIN - 1;
+            }
+            return best;
+        }
+        // Step 0: the threat-space search. A proven win is played at once; against an
+        // opponent's proven win only the moves that stop it are searched.
+        if self.limits.options.threat_search {
+            if let Some(won) = tactics.root_threats(self, &mut root_moves, report) {
+                return won;
+            }
+        }
+        // Step 0b: a quick look for our own forced win.
+        if self.limits.options.threat_check && tactics.quick_win(self, &mut best, report) {
+            best.nodes = self.all_nodes();
+            return best;
+        }
+        if self.limits.options.threat_check {
+            tactics.hold_back_for_check(self);
+        }
+        if let Some(tm) = self.time.as_mut() {
+            tm.iterations_start_now();
+        }
+        self.deepen(tactics, &mut root_moves, &mut best, report);
+        if self.limits.options.threat_check {
+            tactics.check_threats(self, &mut root_moves, &mut best, report);
+        }
+        best.nodes = self.all_nodes();
+        best
+    }
+
+    /// Iterative deepening over `root_moves` until the time manager (or a limit) stops it;
+    /// `best` is updated after every completed iteration.
+    pub(super) fn deepen(
+        &mut self,
+        tactics: &mut RootTactics,
+        root_moves: &mut MoveList,
+        best: &mut Outcome,
+        report: &mut dyn FnMut(&SearchEvent),
+    ) {
+        self.cut = false;
+        let max_depth = self.limits.max_depth.max(1);
+        for iteration in 1..=max_depth {
+            let depth = (iteration + self.helper_depth_offset.unwrap_or(0)).min(max_depth);
+            self.seldepth = 0;
+            self.depth = depth;
+            let previous = (best.depth > 0).then_some(best.value);
+            let (value, best_move) = self.aspiration_search(root_moves, depth, previous, report);
+            let pv: Vec<Coord> = self.pv[0].iter().map(|&p| self.board.coord(p)).collect();
+            let mut lines = Vec::new();
+            if self.limits.multi_pv > 1 && best_move.is_some() && !self.aborted && !self.cut {
+                lines = self.other_lines(root_moves, depth, value, report);
+            }
+            if self.aborted || self.cut {
+                // A partial iteration searched the previous best move first, so its best
+                // move is at least as well founded as the last complete one. A stop in
+                // mid-iteration keeps a move that raised alpha (it beat the previous best
+                // at this depth); its value alone says little, since the static values
+                // of odd and even depths differ by the side to move's tempo.
+                if let Some(m) = best_move {
+                    if self.cut || value > best.value || self.pv[0].first() == Some(&m) {
+                        best.best = m;
+                        best.value = value;
+                    }
+                }
+                break;
+            }
+            let Some(m) = best_move else { break };
+            *best = Outcome {
+                best: m,
+                value,
+                depth,
+                nodes: self.all_nodes(),
+            };
+            if !lines.is_empty() {
+                lines.insert(
+                    0,
+                    PvLine {
+                        value,
+                        pv: pv.clone(),
+                    },
+                );
+            }
+            report(&SearchEvent::Iteration(SearchReport {
+                depth,
+                seldepth: self.seldepth,
+                value,
+                nodes: self.all_nodes(),
+                elapsed: self.limits.started.elapsed(),
+                best: self.board.coord(m),
+                pv,
+                lines,
+            }));
+            let proven = eval::is_decisive(value) && eval::plies_to_end(value) <= depth;
+            if proven {
+                break; // deeper search cannot change a proven result
+            }
+            let coord = self.board.coord(m);
+            if let Some(tm) = self.time.as_mut() {
+                let decision = tm.after_iteration(IterationReport {
+                    depth: depth as u32,
+                    best_move: coord,
+                    score: value,
+                    proven,
+                });
+                if decision != Decision::Continue {
+                    break;
+                }
+            }
+            if tactics.refuted_between_iterations(self, m, value, report) {
+                break; // the check acts on it at once (the win is in the memo)
+            }
+        }
+    }
+
+    /// Multi-PV: after the best move of this iteration (first in `moves`), the next best
+    /// root moves one by one, each searched among the moves not yet ranked, so that
+    /// `moves` starts with the ranked ones in order. Returns their lines.
+    fn other_lines(
+        &mut self,
+        moves: &mut MoveList,
+        depth: i32,
+        best_value: Value,
+        report: &mut dyn FnMut(&SearchEvent),
+    ) -> Vec<PvLine> {
+        let mut lines = Vec::new();
+        let wanted = self.limits.multi_pv.min(moves.len());
+        for rank in 1..wanted {
+            // The lines are shown, not used for the move: any value at all is wanted,
+            // so the window is full (no fail-low, no panic).
+            let (value, line_best) =
+                self.search_root(&mut moves[rank..], depth, -INFINITE, INFINITE, None, report);
+            if self.aborted || self.cut || line_best.is_none() {
+                break;
+            }
+            let pv = self.pv[0].iter().map(|&p| self.board.coord(p)).collect();
+            lines.push(PvLine {
+                value: value.min(best_value),
+                pv,
+            });
+        }
+        lines
+    }
+
+    /// Root moves: legal, filtered by the same forcing rules as any node, best first.
+    fn root_moves(&mut self) -> MoveList {
+        let us = self.board.side_to_move();
+        let mut moves = match self.forced_moves(0) {
+            Forced::Won(_) => {
+                // Play the five itself, or else the winning four. Only the fives when
+                // there are any: no node below sees a five already on the board (every
+                // node takes its own five before moving), so a five searched as a root
+                // move would be scored by what the opponent threatens next, and a
+                // winning four by the opponent's five in reply: against an opponent's
+                // four every move looked lost and the first was played.
+                let fives = movegen::five_points(self.board, us);
+                if fives.is_empty() {
+                    let mut list = movegen::candidates(self.board);
+                    list.retain(|m| {
+                        movegen::threat_of(self.board, m.pos, us) >= Threat::WinningFour
+                    });
+                    list
+                } else {
+                    // Board order, as the candidates came: the first five is played.
+                    fives
+                        .into_iter()
+                        .map(|pos| ScoredMove { pos, score: 0 })
+                        .collect()
+                }
+            }
+            Forced::Lost(_) | Forced::No => {
+                let them = self.board.side_to_move().opponent();
+                let threatened = has_decisive_four(self.board, them);
+                self.ordinary_moves(0, Pos::NONE, threatened).0
+            }
+            Forced::Only(list) => list,
+        };
+        if moves.is_empty() {
+            moves = movegen::candidates(self.board);
+            movegen::sort_moves(&mut moves);
+        }
+        self.retain_legal(&mut moves);
+        if moves.is_empty() {
+            // Nothing sensible (an empty board, or every candidate forbidden): the legal
+            // cell nearest the centre.
+            if let Some(p) = movegen::nearest_to_centre(self.board) {
+                moves.push(ScoredMove { pos: p, score: 0 });
+            }
+        }
+        moves
+    }
+
+    /// One iteration, first in a narrow window around the previous value; a result
+    /// outside it is searched again in a window widened on that side.
+    fn aspiration_search(
+        &mut self,
+        moves: &mut MoveList,
+        depth: i32,
+        previous: Option<Value>,
+        report: &mut dyn FnMut(&SearchEvent),
+    ) -> (Value, Option<Pos>) {
+        let centre = previous
+            .filter(|v| self.limits.options.aspiration && depth >= 4 && !eval::is_decisive(*v));
+        let Some(centre) = centre else {
+            return self.search_root(moves, depth, -INFINITE, INFINITE, previous, report);
+        };
+        let mut delta = ASPIRATION_DELTA;
+        let (mut alpha, mut beta) = (centre - delta, centre + delta);
+        loop {
+            let (value, best) = self.search_root(moves, depth, alpha, beta, previous, report);
+            if self.aborted || self.cut {
+                return (value, best);
+            }
+            if value <= alpha && alpha > -INFINITE {
+                alpha = (alpha - delta).max(-INFINITE);
+            } else if value >= beta && beta < INFINITE {
+                beta = (beta + delta).min(INFINITE);
+            } else {
+                return (value, best);
+            }
+            delta *= 4;
+            if delta > WIN_THRESHOLD / 4 {
+                alpha = -INFINITE;
+                beta = INFINITE;
+            }
+        }
+    }
+
+    fn search_root(
+        &mut self,
+        moves: &mut [ScoredMove],
+        depth: i32,
+        alpha: Value,
+        beta: Value,
+        previous: Option<Value>,
+        report: &mut dyn FnMut(&SearchEvent),
+    ) -> (Value, Option<Pos>) {
+        let mut alpha = alpha;
+        let mut best_move = None;
+        let mut best_value = -INFINITE;
+        let mut panicking = false;
+        for (i, root_move) in moves.iter_mut().enumerate() {
+            let m = root_move.pos;
+            // The soft limit may end an iteration between root moves (never in panic
+            // mode, which the time manager handles); depth 1 always completes.
+            if i > 0 && depth > 1 && self.time.as_ref().is_some_and(|tm| tm.soft_limit_reached()) {
+                self.cut = true;
+                break;
+            }
+            report(&SearchEvent::RootMoveStarted(self.board.coord(m)));
+            let nodes_before = self.nodes;
+            // A root move that makes an open three or more is searched with the full
+            // window at once, so its line is a PV line with the PV's smaller reductions.
+            // A forcing move's win often runs through quiet moves late in the line,
+            // which a null-window search reduces by one ply more and may not see: in
+            // pub-renju-win024 white's k8 (an open three, a win in 23 plies through
+            // quiet moves) lost to h6 under the null window until depth 12, and was
+            // found at depth 9 by the full one (8 of 8 orientations at 1 s per move,
+            // against 4). Few root moves threaten: `pbrain-wuzi bench 8` 3.86M -> 3.92M
+            // nodes. At 1 s per move against the null window: freestyle 160 games
+            // 71-77-12, -13.0 Elo [-65.5, +38.9]; renju 100 games 48-51-1, -10.4
+            // [-79.5, +57.8]; standard 100 games 48-45-7, +10.4 [-55.7, +77.3]: even.
+            let forcing =
+                movegen::threat_of(self.board, m, self.board.side_to_move()) >= Threat::OpenThree;
+            self.board.make(m);
+            let v = if i == 0 || forcing {
+                -self.negamax(depth - 1, -beta, -alpha, 1)
+            } else {
+                let v = -self.negamax(depth - 1, -alpha - 1, -alpha, 1);
+                if v > alpha && !self.aborted {
+                    -self.negamax(depth - 1, -beta, -alpha, 1)
+                } else {
+                    v
+                }
+            };
+            self.board.undo();
+            if self.aborted {
+                break;
+            }
+            // A root move's score (its order at depth 1) now holds its subtree's size.
+            root_move.score = i32::try_from(self.nodes - nodes_before).unwrap_or(i32::MAX);
+            report(&SearchEvent::RootMoveDone {
+                coord: self.board.coord(m),
+                value: v,
+            });
+            if i == 0 {
+                if let (Some(prev), Some(tm)) = (previous, self.time.as_mut()) {
+                    // The move that was best failed low at this depth: maybe panic.
+                    if v < prev {
+                        let fail = FailLow {
+                            depth: depth as u32,
+                            best_move: self.board.coord(m),
+                            previous_score: prev,
+                            bound: v,
+                            proven_loss: v <= -WIN_THRESHOLD,
+                        };
+                        if tm.on_fail_low(fail) {
+                            panicking = true;
+                            report(&SearchEvent::Note(tm.describe()));
+                        }
+                    }
+                }
+            }
+            if v > best_value {
+                if panicking && i > 0 && !eval::is_decisive(v.min(0)) {
+                    // Another move holds where the old best fell: the panic is over.
+                    panicking = false;
+                    if let Some(tm) = self.time.as_mut() {
+                        tm.on_resolved(Resolution::FoundMove(self.board.coord(m)));
+                    }
+                }
+                best_value = v;
+                best_move = Some(m);
+                if v > alpha {
+                    alpha = v;
+                    self.update_pv(0, m);
+                    report(&SearchEvent::NewBest(self.board.coord(m)));
+                }
+            }
+        }
+        // Search the best move first next iteration. After a complete iteration the
+        // others follow by the nodes their refutation took, most first (a stable sort,
+        // so equals keep their order): a move that was hard to refute is the likeliest
+        // to take over when the best one fails low. At a fixed depth this searches
+        // fewer nodes: `pbrain-wuzi bench` 438,667 -> 330,026; depth 8 over the 579
+        // positions of the probe files and the shared puzzles, 335M -> 281M (the
+        // heaviest gain most; the median position is unchanged).
+        if let Some(m) = best_move {
+            if let Some(i) = moves.iter().position(|x| x.pos == m) {
+                moves[..=i].rotate_right(1);
+            }
+            if !self.aborted && !self.cut {
+                moves[1..].sort_by_key(|m| std::cmp::Reverse(m.score));
+            }
+        }
+        (best_value, best_move)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::testing::best_move;
+    use super::super::{SearchLimits, SearchState};
+    use super::*;
+    use crate::board::Board;
+    use crate::types::{parse_pos_sequence, Rule};
+    use std::sync::atomic::AtomicBool;
+
+    #[test]
+    fn takes_a_five() {
+        // Black h8 i8 j8 k8, white below: black completes at g8 or l8.
+        let (m, v) = best_move(Rule::Freestyle, "h8h9i8i9j8j9k8k9", 3);
+        assert!(m == Coord::new(6, 7) || m == Coord::new(11, 7), "{m}");
+        assert_eq!(v, WIN - 1);
+    }
+
+    #[test]
+    fn takes_a_five_before_a_winning_four_against_an_open_four() {
+        // Black to move: its five at l10 (h10..k10, g10 white) and an open four at c5
+        // (c2 c3 c4), which comes first in board order; white has an open four on row 14.
+        // Only the five wins: after c5 white makes five first.
+        let seq = "h10g10i10e14j10f14k10g14c2h14c3a15c4o1";
+        for depth in 1..=3 {
+            let (m, v) = best_move(Rule::Freestyle, seq, depth);
+            assert_eq!((m, v), (Coord::new(11, 9), WIN - 1), "depth {depth}");
+        }
+    }
+
+    #[test]
+    fn blocks_a_four() {
+        // White has four in a row on row 9 (h9..k9) with g9 blocked; black must play l9.
+        let (m, _) = best_move(Rule::Freestyle, "a1h9a3i9a5j9g9k9", 4);
+        assert_eq!(m, Coord::new(11, 8));
+    }
+
+    #[test]
+    fn meets_an_open_three() {
+        // White's open three i9 j9 k9: black must stop it at h9 or l9 (or the far ends).
+        let (m, v) = best_move(Rule::Freestyle, "a1i9a15j9o15k9", 4);
+        assert!([7, 11, 6, 12].contains(&m.x) && m.y == 8, "{m}");
+        assert!(!eval::is_decisive(v));
+    }
+
+    #[test]
+    fn a_forcing_root_move_is_searched_with_the_full_window() {
+        // pub-renju-win024: white's k8, an open three, wins in 23 plies through quiet
+        // moves. Searched under a null window it lost to h6 until depth 12 in four of the
+        // board's eight orientations; with the full window it leads from depth 9.
+        let moves = parse_pos_sequence("k6i6m7l8i5j5h5j8h7").unwrap();
+        let answer = Coord::new(10, 7);
+        for sym in 0..8 {
+            let mut b = Board::new(15, 15, Rule::Renju).unwrap();
+            for c in &moves {
+                b.play(c.transformed(15, sym)).unwrap();
+            }
+            let mut state = SearchState::new();
+            state.set_tt_bytes(16 << 20);
+            let o = state.evaluate(&mut b, SearchLimits::depth(10), &AtomicBool::new(false));
+            assert_eq!(
+                b.coord(o.best),
+                answer.transformed(15, sym),
+                "orientation {sym}"
+            );
+        }
+    }
+}

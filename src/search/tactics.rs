@@ -1,0 +1,644 @@
+//! Root tactics: the threat-space searches around the iterations. Before them, a quick
+//! look (and, where it pays, a longer one) for our own forced win; between them, a slice
+//! of the search for the opponent's win after a best move chosen in a panic; after them,
+//! the check of the chosen move (`check_threats`), which plays our own forced win or
+//! replaces a move that loses to the opponent's. The memos that let one slice resume
+//! the last belong to [`RootTactics`], not to the node search.
+
+use super::node::{restrict_to_defences, Worker};
+use super::{Outcome, SearchEvent};
+use crate::board::{Board, Pos};
+use crate::eval::{self, Value, INFINITE, WIN};
+use crate::movegen::MoveList;
+use crate::rules;
+use crate::threat;
+use crate::types::{Color, Rule};
+use std::time::{Duration, Instant};
+
+/// Threat-space search at the root: node cap per search (at least; see below), and the
+/// shares of the optimum time (1/N) the search for our win and the computation of
+/// defences may use.
+/// The cap is per call, and the first phase gets two thirds of it (1M): a resumed search
+/// that reaches that share moves on to the second phase for good. At 1M (667k for the
+/// first phase) the longer look at 1 s per move, 222 ms at 3-4k nodes per ms, reached
+/// the share just before its deadline and gave up first-phase wins of 826k and 1.10M
+/// nodes in all (freestyle-selfplay game-0065-ply12 and game-0055-ply24); at 1.5M the
+/// second is found at 261 ms, the first by the check. Freestyle, 1 s per move, 200 games
+/// against 1M: 101-95-4, +10.4 Elo [-37.4, +58.6]; standard 102-92-6, +17.4 [-30.1,
+/// +65.5]; renju 93-102-5 and 105-93-2 (two sets of openings), even over 400 games.
+const ROOT_THREAT_NODES: u64 = 1_500_000;
+/// The cap of the search for the opponent's win after the best move (`refutation`), at
+/// least: 1.33M nodes for its first phase. In standard-selfplay-1s game-0034-ply12,
+/// white's win after l11 takes 1.07M nodes of that phase; at 1.5M the phase ended at 1M
+/// and the second found nothing. The searches for our own win keep `ROOT_THREAT_NODES`:
+/// a trial with every root search at 2M lost freestyle (-38.4 Elo over 200 games).
+const REFUTATION_THREAT_NODES: u64 = 2_000_000;
+/// A threat search of the check around the iterations (see `check_limits_until`) may use
+/// this many nodes per millisecond of its time slice when that is more than
+/// `ROOT_THREAT_NODES` (or `REFUTATION_THREAT_NODES`): about what the search ran on an
+/// older machine (1.5-2 per microsecond), so that the cap, and the first phase's share of
+/// it, keep up with long slices instead of ending the search early. Slices up to 750 ms
+/// (1 s for the refutation; every one at 1 s per move) keep the fixed cap. At 5 s per
+/// move, pub-renju-win026 (a win that takes 1.02M nodes of the first phase) was played
+/// from a proof after 716 ms; with the cap at 1M every slice stopped at it and the move
+/// came from the iterations.
+const ROOT_THREAT_NODES_PER_MS: u64 = 2_000;
+const WIN_SHARE_OF_OPTIMUM: u64 = 8;
+const DEFENCE_SHARE_OF_OPTIMUM: u64 = 8;
+/// Each search of the check of the chosen move (step 7) may use at least this share (1/N)
+/// of the optimum, even when the iterations used it all.
+const CHECK_SLICE_OF_OPTIMUM: u64 = 4;
+/// After the check refuted the best move, the search of the other moves leaves this share
+/// (1/N) of what is left of the move for the check of its own choice.
+const RECHECK_SHARE_OF_REST: u64 = 3;
+/// The check of the chosen move (step 7) may run until this share (1/N) of the optimum
+/// before the hard limit, left for acting on a refutation found late. Before, it ended
+/// at its slice even with the rest of the move unused: in a standard-rule self-play
+/// position (match-standard-game-0078-ply10) the iterations ended at 520 of 819 ms,
+/// the check of f8 stopped at 724 ms, and white's win after f8 takes 207 ms. At 1 s per
+/// move, freestyle, 200 games against the check cut at its slice: +12.2 [-35.2, +60.0],
+/// mean move 373 ms against 384.
+const REFUTATION_RESERVE_OF_OPTIMUM: u64 = 8;
+/// After an iteration that went through a panic, once this share (1/N) of the optimum
+/// has passed (the early iterations' best moves change too often to be worth it), the
+/// check of its best move gets a slice of this other share (1/N) of the optimum (see
+/// `refuted_between_iterations`).
+const REFUTATION_SLICES_FROM_OPTIMUM: u64 = 4;
+const REFUTATION_SLICE_OF_OPTIMUM: u64 = 2;
+/// The quick search for our own win before the iterations: this share (1/N) of the optimum.
+const QUICK_WIN_SHARE_OF_OPTIMUM: u64 = 16;
+/// When the quick search was cut by its deadline (a rich threat space), it goes on until
+/// this share (1/N) of the optimum, counted from its start.
+/// Measured with our own win searched wider (closed threes threatening a VCF too, branch
+/// `wide`), at 1 s/move against main: at a third, 480 games, 246-221-13, +18.1 [-12.5,
+/// +49.0]; at half, 240 games, 107-127-6, -29.0 [-73.3, +14.3]. Neither kept. Half is what
+/// finds pub-free-win002 (about 465k nodes) in every run; a third in 1 of 3.
+const TACTICAL_WIN_SHARE_OF_OPTIMUM: u64 = 3;
+
+/// The root's threat searches and what they keep between their slices.
+pub(super) struct RootTactics {
+    /// The threat search for our own win at the root, kept between its two time slices
+    /// (before and after the iterations) so that the second resumes the first.
+    threat_memo: threat::Memo,
+    /// The opponent's threat search after the best move, kept between the slices it gets
+    /// between iterations and in the check, so that each resumes the last.
+    refutation_memo: threat::Memo,
+    /// The best move of the last panicked iteration while it stays best and has had no
+    /// slice of the check between iterations (see `refuted_between_iterations`); else
+    /// `Pos::NONE`.
+    unchecked_panic_choice: Pos,
+}
+
+impl RootTactics {
+    /// The tactics of a new move, resuming `threat_memo` (our own win, as searched on
+    /// the last move: a win claimed then is followed now from it).
+    pub(super) fn resuming(threat_memo: threat::Memo) -> RootTactics {
+        RootTactics {
+            threat_memo,
+            refutation_memo: threat::Memo::default(),
+            unchecked_panic_choice: Pos::NONE,
+        }
+    }
+
+    /// The memo of our own win, for the next move.
+    pub(super) fn into_threat_memo(self) -> threat::Memo {
+        self.threat_memo
+    }
+
+    /// Step 0b: a quick look for our own forced win, which the iterations would spend
+    /// their time on without reaching (most are found within a few milliseconds), and
+    /// where the threat space is rich a longer one. Only under a time manager. Returns
+    /// whether `best` is now a forced win.
+    pub(super) fn quick_win(
+        &mut self,
+        w: &mut Worker<'_>,
+        best: &mut Outcome,
+        report: &mut dyn FnMut(&SearchEvent),
+    ) -> bool {
+        if w.board.has_five_point(w.board.side_to_move().opponent()) {
+            return false;
+        }
+        let Some(tm) = w.time.as_ref() else {
+            return false;
+        };
+        let start = tm.elapsed_ms();
+        let optimum = tm.budget().optimum_ms;
+        let hard = tm.budget().hard_ms;
+        let end = start + optimum / QUICK_WIN_SHARE_OF_OPTIMUM;
+        if self.try_forced_win(w, end.min(hard), threat::Phases::All, best, report) {
+            return true;
+        }
+        // A threat space the quick look could not exhaust is worth a longer look
+        // (resumed, not restarted): the check after the iterations may be left
+        // little time, when a panic runs them close to the hard limit.
+        // Without a three to make fours from, only while the search is in its
+        // first phase (straight-four and four-three threats): when that phase
+        // ends without a win, the rest (moves threatening a VCF) rarely wins and
+        // the iterations need the time. At 1 s per move the quick look was cut in
+        // its first phase in all 9 win puzzles it did not finish, and in its
+        // second in both such defend puzzles (pub-free-def013, pub-std-def022).
+        // In pub-renju-win024 (white has no such three) the first phase takes
+        // 41k nodes, about the quick look's, and a look cut just before its end
+        // used to go on through the second phase to its deadline, taking the
+        // 230 ms the main search needed to find the winning move (the iterations
+        // started at ~100 ms or ~330 ms from one run to the next). In def013 and
+        // def022 the first phase takes 5.9k and 170 nodes.
+        // With such a three, under freestyle and renju, the longer look goes on
+        // through both phases. Under standard and caro it enters the second only
+        // while that phase has had less than half of the look's nodes so far (the
+        // half rule), as every rule once did; whether it has is down to the
+        // machine's speed: in pub-free-win002 (black has threes; the win comes in
+        // the second phase, 590k nodes in `solve`) the first phase fails after
+        // 108k nodes, and a quick look of 216k left the second 108.4k, just over
+        // half.
+        // The win was then found after the iterations at ~900 ms or not at all
+        // (4 of 5 runs in process), against 132-150 ms in 6 of 6 runs with the
+        // look going on. At 1 s per move, 200 games each against the half rule:
+        // freestyle 108-89-3, +33.1 Elo [-14.6, +82.1], and again (other
+        // openings) 89-108-3, -33.1: even over 400 games; renju 99-100-1, -1.7
+        // [-50.1, +46.6]; standard 87-105-8, -31.4 [-79.6, +15.7], and again
+        // 91-104-5, -22.6 [-71.0, +24.9]: about -27 over 400 games. So the
+        // exact-five rules (standard, and caro, untested, with them) keep the
+        // half rule; freestyle and renju, where it costs no strength shown, go
+        // on through both phases for the puzzle's sake.
+        // In play it is not cheap: at 1 s per move (freestyle, 200 games) it ran
+        // to its end in about 13% of the moves, where depth 1 began 200-300 ms
+        // into the move, and it found a win before depth 1 in 25 of 5079 moves.
+        // Yet without it: -19.1 Elo [-67.9, +28.9] over 200 games. Kept.
+        let Some(phases) = self.longer_look(w.board) else {
+            return false;
+        };
+        let end = start + optimum / TACTICAL_WIN_SHARE_OF_OPTIMUM;
+        self.try_forced_win(w, end.min(hard), phases, best, report)
+    }
+
+    /// Whether the quick look is worth a longer one, and how far it may go (see
+    /// `quick_win`).
+    fn longer_look(&self, board: &Board) -> Option<threat::Phases> {
+        let us = board.side_to_move();
+        let memo = &self.threat_memo;
+        let (phase, _) = memo.progress();
+        if !memo.is_for(board, us, threat::Level::Vct) || memo.complete {
+            None
+        } else if threat::threats::has_four_points(board, us) {
+            let exact_five = matches!(board.rule(), Rule::Standard | Rule::Caro);
+            let (nodes, phase_nodes) = memo.nodes();
+            let half_rule = phase == 0 || phase_nodes < nodes / 2;
+            (!exact_five || half_rule).then_some(threat::Phases::All)
+        } else {
+            (phase == 0).then_some(threat::Phases::Current)
+        }
+    }
+
+    /// Keeps time back from the iterations for the check after them.
+    pub(super) fn hold_back_for_check(&self, w: &mut Worker<'_>) {
+        // The looks above were cut in a search for our own win that may still succeed
+        // (in its first phase, or with threes to make fours from: where the longer
+        // look goes on): the check resumes it, so it gets a slice even when the limits
+        // leave no time beyond the optimum (the turn limit alone: 91 ms at 1 s/move).
+        // Two shared win puzzles in one orientation each (`puzzles --symmetries`:
+        // pub-free-win002/s3, a win of 1.53M nodes, and pub-renju-win026/s1, 1.05M)
+        // failed in every run: a panic ran the iterations to 819 ms, and the check
+        // ended 100-115k nodes short; with the slice both are found at 800-840 ms.
+        // Matches at 1 s per move against the capped hold-back (1f801ad), 200 games
+        // each unless said: freestyle 107-84-9 (+40.1 Elo [-6.8, +88.6]) and 101-97-2
+        // (other openings, +6.9): +23 over 400 games. Standard 60-58-2 (120 games),
+        // 94-101-5 (-12.2) and 90-102-8 (-20.9 [-68.8, +26.3]): 244-261-15, about -11
+        // over 520. Renju 93-107 (-24.4) and 93-100-7 (-12.2): about -18 over 400.
+        // So freestyle only (a choice by rule from matches, as with the half rule
+        // above; caro, unmatched, follows standard), and pub-renju-win026/s1 fails
+        // again (2 of 2 runs).
+        let own_win_unsettled = self.own_win_unsettled(w.board);
+        if let Some(tm) = w.time.as_mut() {
+            // A panic may run to the hard limit: keep two slices for the check.
+            let slice = tm.budget().optimum_ms / CHECK_SLICE_OF_OPTIMUM;
+            tm.hold_back(2 * slice, if own_win_unsettled { slice } else { 0 });
+        }
+    }
+
+    /// After an iteration that panicked (its best move failed low: the likeliest kind of
+    /// move to lose to a forced win), or after a later one that kept the best move such
+    /// an iteration chose before that move had its slice, a slice of the check's search
+    /// for the opponent's win after its best move `m` (worth `value`), which the check
+    /// after the iterations resumes. A panic runs the iterations up to the time held back
+    /// for the check, which with the turn limit alone is 91 ms at 1 s per move: in
+    /// standard-selfplay-1s game-0034-ply12, l11 panicked at depth 11 (209 ms), depth 12
+    /// ran to 709 ms and kept it, and white's win after it (1.07M nodes, about 370 ms) was
+    /// not found in the rest.
+    /// Returns whether `m` is refuted.
+    pub(super) fn refuted_between_iterations(
+        &mut self,
+        w: &mut Worker<'_>,
+        m: Pos,
+        value: Value,
+        report: &mut dyn FnMut(&SearchEvent),
+    ) -> bool {
+        let Some(tm) = w.time.as_ref() else {
+            return false;
+        };
+        let budget = tm.budget();
+        let now = tm.elapsed_ms();
+        // A move that became best in a panic keeps its claim to a slice until it gets one,
+        // even when the iterations after it hold it without a panic: in
+        // standard-selfplay-1s game-0003-ply17, i5 took over in a panic at depth 8
+        // (148 ms, before the slices start), held at depth 9 (223 ms), and depth 10 ran to
+        // 574 ms; black's win after i5 takes 376k nodes (135 ms), and the check found it
+        // with too little time left for the other moves in one run of the probe.
+        if tm.last_iteration_panicked() {
+            self.unchecked_panic_choice = m;
+        } else if self.unchecked_panic_choice != m {
+            self.unchecked_panic_choice = Pos::NONE;
+        }
+        // Not while the check is to resume the search for our own win: a slice here took
+        // the time the iterations and the check needed to find it. With it, pub-free-win002
+        // failed in two orientations (s2, s3) in every run: the iterations stopped at depth
+        // 5 (355 ms), and the slice of d11 ran to 765 ms without a refutation; without it
+        // depth 7 chooses d5 at 630 ms and the check proves the win at 753 ms.
+        if !w.limits.options.threat_check
+            || self.unchecked_panic_choice != m
+            || now < budget.optimum_ms / REFUTATION_SLICES_FROM_OPTIMUM
+            || !check_may_go_on(w, value)
+            || self.own_win_unsettled(w.board)
+        {
+            return false;
+        }
+        let end = (now + budget.optimum_ms / REFUTATION_SLICE_OF_OPTIMUM).min(budget.hard_ms);
+        self.unchecked_panic_choice = Pos::NONE;
+        let Some(win) = self.refutation(w, m, end) else {
+            return false;
+        };
+        report(&SearchEvent::Note(format!(
+            "between iterations: {} loses to a forced win: {}",
+            w.board.coord(m),
+            line_text(w.board, &win.main_line())
+        )));
+        true
+    }
+
+    /// Whether the search for our own win at the root (`threat_memo`) was cut where it
+    /// may still succeed, and the check after the iterations gets a slice to resume it:
+    /// in its first phase, or with threes to make fours from, and only under freestyle
+    /// (see where `iterate` holds the slice back).
+    fn own_win_unsettled(&self, board: &Board) -> bool {
+        let us = board.side_to_move();
+        let memo = &self.threat_memo;
+        board.rule() == Rule::Freestyle
+            && memo.is_for(board, us, threat::Level::Vct)
+            && !memo.complete
+            && (memo.progress().0 == 0 || threat::threats::has_four_points(board, us))
+    }
+
+    /// The opponent's forced win after our move `m`, searched until `end_ms` after the
+    /// move's start, resuming `refutation_memo` when it holds the same position (and
+    /// skipping the search when an earlier one ran to the end there).
+    fn refutation(
+        &mut self,
+        w: &mut Worker<'_>,
+        m: Pos,
+        end_ms: u64,
+    ) -> Option<threat::WinningSequence> {
+        let them = w.board.side_to_move().opponent();
+        let limits = check_limits_capped(w, end_ms, REFUTATION_THREAT_NODES);
+        let mut memo = std::mem::take(&mut self.refutation_memo);
+        w.board.make(m);
+        let found = if memo.settled_without_win(w.board, them, threat::Level::Vct) {
+            None
+        } else {
+            threat::find_win_resumed(w.board, them, &limits, &mut memo, threat::Phases::All)
+        };
+        w.board.undo();
+        self.refutation_memo = memo;
+        found
+    }
+
+    /// Step 7, after the iterations: the threat-space search looks past the main search's
+    /// horizon at the move chosen. Our own forced win is played instead; a move after
+    /// which the opponent has a forced win is dropped, the root moves are narrowed to the
+    /// defences, and the search runs again (up to the hard limit, keeping time to check
+    /// its choice the same way) until a move holds.
+    /// Run after the search rather than before it, it mostly spends the time a stable
+    /// best move leaves unused, and it only ever replaces a move proven to lose.
+    /// Only under a time manager (the bench and fixed-node searches stay as they were).
+    pub(super) fn check_threats(
+        &mut self,
+        w: &mut Worker<'_>,
+        root_moves: &mut MoveList,
+        best: &mut Outcome,
+        report: &mut dyn FnMut(&SearchEvent),
+    ) {
+        let us = w.board.side_to_move();
+        let them = us.opponent();
+        if !check_may_go_on(w, best.value)
+            || best.best == Pos::NONE
+            || w.board.has_five_point(us)
+            || w.board.has_five_point(them)
+        {
+            return;
+        }
+        // Our own win is looked for first, unless the search says we are behind: then
+        // the opponent's win is the likelier find, and a refutation found late leaves no
+        // time for a search among the defences. In renju-selfplay 0077 our own search
+        // took 204 ms, then the refutation 1 ms, 30 ms before the hard limit. Behind,
+        // our own win is looked for after the refutations, in the time they leave: in
+        // 200 renju games at 1 s per move (4477 moves a side), 2 of 11 wins found after
+        // the iterations came from a negative value (-625 and -9).
+        let behind = best.value < 0;
+        if !behind && self.try_forced_win(w, check_slice_end(w), threat::Phases::All, best, report)
+        {
+            return;
+        }
+        self.replace_refuted_choice(w, root_moves, best, report);
+        if behind && check_may_go_on(w, best.value) {
+            self.try_forced_win(w, check_slice_end(w), threat::Phases::All, best, report);
+        }
+    }
+
+    /// The refutation loop of [`Self::check_threats`]: while the opponent has a forced
+    /// win after the chosen move, the move is dropped, the root moves are narrowed to
+    /// the defences, and the search runs again among them.
+    fn replace_refuted_choice(
+        &mut self,
+        w: &mut Worker<'_>,
+        root_moves: &mut MoveList,
+        best: &mut Outcome,
+        report: &mut dyn FnMut(&SearchEvent),
+    ) {
+        let Some(tm) = w.time.as_ref() else { return };
+        let us = w.board.side_to_move();
+        // The first check of the chosen move may go on until a reserve before the hard
+        // limit: when it ends without a verdict the move is played and the rest of its
+        // time goes unused, and the reserve is for a refutation found late (defences
+        // and a search among them).
+        let budget = tm.budget();
+        let reserve = budget.optimum_ms / REFUTATION_RESERVE_OF_OPTIMUM;
+        let mut end = check_slice_end(w).max(budget.hard_ms.saturating_sub(reserve));
+        let mut narrowed = false;
+        let original = *best;
+        loop {
+            let m = best.best;
+            let Some(win) = self.refutation(w, m, end) else {
+                return;
+            };
+            report(&SearchEvent::Note(format!(
+                "{} loses to a forced win: {}",
+                w.board.coord(m),
+                line_text(w.board, &win.main_line())
+            )));
+            let Some(tm) = w.time.as_mut() else { return };
+            if !narrowed {
+                narrowed = true;
+                tm.on_best_move_refuted();
+                // The defences get a third of what is left; the searches after them the rest.
+                let now = tm.elapsed_ms();
+                let hard = tm.budget().hard_ms;
+                let limits = check_limits_until(w, now + hard.saturating_sub(now) / 3);
+                // The search's order (its best moves first), the refuted move last: those
+                // are the candidates the deadline leaves time to try.
+                let mut preferred: Vec<Pos> = root_moves.iter().map(|x| x.pos).collect();
+                preferred.retain(|&p| p != m);
+                preferred.push(m);
+                if let Some(set) = threat::defences_preferring(w.board, us, &limits, &preferred) {
+                    // Only the proven defences when there are any: the rest were never
+                    // tried or were cut short, and the search among them and the checks
+                    // of its choices have only what is left of the move. In the self-play
+                    // position match-standard-game-0078-ply10 the defences get about 80 ms
+                    // and 5 of their 36 candidates are tried: in the search's order g7,
+                    // j5 and i9 lose, f7 is proven and i5 cut short. Among all 33 the
+                    // search chose g9, which was refuted, then played e6 unchecked (white
+                    // wins in 131k nodes); among the proven it plays f7, one of the three
+                    // unhurried defences (i5 f7 i8).
+                    // Self-play probes: standard FAIL 2, renju FAIL 1 (3 and 2-6 before);
+                    // freestyle, 200 games at 1 s per move: +22.6 Elo [-24.7, +70.7].
+                    let defences = if set.proven.is_empty() {
+                        set.moves
+                    } else {
+                        set.proven
+                    };
+                    if !defences.is_empty() {
+                        restrict_to_defences(root_moves, &defences);
+                        w.retain_legal(root_moves);
+                    }
+                }
+            }
+            root_moves.retain(|x| x.pos != m);
+            if root_moves.is_empty() {
+                // Every move loses as far as we can see: keep the search's choice.
+                *best = original;
+                return;
+            }
+            *best = Outcome {
+                best: root_moves[0].pos,
+                value: -INFINITE,
+                depth: 0,
+                nodes: w.nodes,
+            };
+            w.aborted = false;
+            // The new search leaves a third of what is left for the check of its choice:
+            // among the defences, the one the search likes best may lose to another
+            // forced win, and a search run up to the hard limit left no time to see it.
+            if let Some(tm) = w.time.as_mut() {
+                let now = tm.elapsed_ms();
+                let left = tm.budget().hard_ms.saturating_sub(now);
+                tm.restart_iterations(now + left - left / RECHECK_SHARE_OF_REST);
+            }
+            w.deepen(self, root_moves, best, report);
+            if w.stopped_by_request_or_nodes() || eval::is_decisive(best.value) {
+                return;
+            }
+            // Each later check may use half of what is left before the hard limit.
+            let Some(tm) = w.time.as_mut() else { return };
+            tm.release_hard_limit();
+            let now = tm.elapsed_ms();
+            let left = tm.budget().hard_ms.saturating_sub(now);
+            if left == 0 {
+                return;
+            }
+            end = now + left / 2;
+        }
+    }
+
+    /// Our own forced win, searched until `end_ms` after the move's start and as far as
+    /// `phases` lets it: when found, `best` becomes its first move (unless forbidden to
+    /// us) and true is returned.
+    fn try_forced_win(
+        &mut self,
+        w: &mut Worker<'_>,
+        end_ms: u64,
+        phases: threat::Phases,
+        best: &mut Outcome,
+        report: &mut dyn FnMut(&SearchEvent),
+    ) -> bool {
+        let us = w.board.side_to_move();
+        let level = threat::Level::Vct;
+        if self.threat_memo.is_for(w.board, us, level) && self.threat_memo.complete {
+            // An earlier slice searched this root to the end: nothing more to find.
+            return false;
+        }
+        let limits = check_limits_until(w, end_ms);
+        let mut memo = std::mem::take(&mut self.threat_memo);
+        let found = threat::find_win_resumed(w.board, us, &limits, &mut memo, phases);
+        self.threat_memo = memo;
+        let Some(win) = found else {
+            return false;
+        };
+        let legal = win.first_move().filter(|&m| {
+            !(w.board.rule() == Rule::Renju
+                && us == Color::Black
+                && rules::is_forbidden(w.board, m))
+        });
+        let Some(first) = legal else { return false };
+        report(&SearchEvent::Note(format!(
+            "forced win: {}",
+            line_text(w.board, &win.main_line())
+        )));
+        best.best = first;
+        best.value = WIN - (2 * win.steps.len()).max(1) as Value;
+        true
+    }
+
+    /// Step 0 (`search.threat_search`): the threat-space search at the root, within a
+    /// share of the move's time. Returns our proven win; against the opponent's, the root
+    /// moves are narrowed to the defences.
+    pub(super) fn root_threats(
+        &mut self,
+        w: &mut Worker<'_>,
+        root_moves: &mut MoveList,
+        report: &mut dyn FnMut(&SearchEvent),
+    ) -> Option<Outcome> {
+        let us = w.board.side_to_move();
+        // Not when a five must be answered or is ours: steps 1-2 already decided.
+        if w.board.has_five_point(us) || w.board.has_five_point(us.opponent()) {
+            return None;
+        }
+        // Deadlines as shares of the optimum: finding our own win is worth most.
+        let deadline = |share: u64| {
+            w.time.as_ref().map(|tm| {
+                Instant::now() + Duration::from_millis((tm.budget().optimum_ms / share).max(1))
+            })
+        };
+        let stop = Some(w.stop);
+        let limits = |deadline| threat::Limits {
+            level: threat::Level::Vct,
+            max_nodes: ROOT_THREAT_NODES,
+            max_depth: threat::ROOT_DEPTH,
+            deadline,
+            stop,
+        };
+        if let Some(win) = threat::find_win(w.board, us, &limits(deadline(WIN_SHARE_OF_OPTIMUM))) {
+            if let Some(first) = win.first_move() {
+                let line: Vec<String> = win
+                    .main_line()
+                    .iter()
+                    .map(|&p| w.board.coord(p).to_string())
+                    .collect();
+                report(&SearchEvent::Note(format!(
+                    "forced win: {}",
+                    line.join(" ")
+                )));
+                let plies = (2 * win.steps.len()).max(1) as Value;
+                return Some(Outcome {
+                    best: first,
+                    value: WIN - plies,
+                    depth: 0,
+                    nodes: w.nodes,
+                });
+            }
+        }
+        // No threat, or every move loses (then the search picks the toughest): the
+        // root moves stay as they are.
+        let defences = threat::defences(w.board, us, &limits(deadline(DEFENCE_SHARE_OF_OPTIMUM)));
+        if let Some(defences) = defences.filter(|d| !d.is_empty()) {
+            let mut restricted = root_moves.clone();
+            restrict_to_defences(&mut restricted, &defences);
+            w.retain_legal(&mut restricted);
+            if !restricted.is_empty() {
+                *root_moves = restricted;
+            }
+        }
+        None
+    }
+}
+
+/// Whether a threat search of the check may still run, after a search that ended
+/// with `value`: only under a time manager, with time left before the hard limit
+/// (a search ended by the held-back hard limit leaves the check its time; a stop
+/// request or the node limit does not), and while the value is not already decisive.
+fn check_may_go_on(w: &Worker<'_>, value: Value) -> bool {
+    let time_left = w
+        .time
+        .as_ref()
+        .is_some_and(|tm| tm.elapsed_ms() < tm.budget().hard_ms);
+    time_left && !w.stopped_by_request_or_nodes() && !eval::is_decisive(value)
+}
+
+/// The end of one threat search of the check: half of what is left of the optimum,
+/// and at least a slice of it, never past the hard limit.
+fn check_slice_end(w: &Worker<'_>) -> u64 {
+    let Some(tm) = w.time.as_ref() else {
+        return 0;
+    };
+    let budget = tm.budget();
+    let now = tm.elapsed_ms();
+    let share =
+        (budget.optimum_ms.saturating_sub(now) / 2).max(budget.optimum_ms / CHECK_SLICE_OF_OPTIMUM);
+    (now + share).min(budget.hard_ms)
+}
+
+/// Limits for one threat search of [`RootTactics::check_threats`], ending `end_ms` after the
+/// move's start (as the time manager counts).
+fn check_limits_until<'a>(w: &Worker<'a>, end_ms: u64) -> threat::Limits<'a> {
+    check_limits_capped(w, end_ms, ROOT_THREAT_NODES)
+}
+
+/// [`check_limits_until`] with at least `min_nodes` nodes instead of
+/// `ROOT_THREAT_NODES`.
+fn check_limits_capped<'a>(w: &Worker<'a>, end_ms: u64, min_nodes: u64) -> threat::Limits<'a> {
+    let (slice_ms, deadline) = match w.time.as_ref() {
+        Some(tm) => {
+            let slice_ms = end_ms.saturating_sub(tm.elapsed_ms());
+            (
+                slice_ms,
+                Some(Instant::now() + Duration::from_millis(slice_ms)),
+            )
+        }
+        None => (0, None),
+    };
+    threat::Limits {
+        level: threat::Level::Vct,
+        max_nodes: min_nodes.max(slice_ms.saturating_mul(ROOT_THREAT_NODES_PER_MS)),
+        max_depth: threat::ROOT_DEPTH,
+        deadline,
+        stop: Some(w.stop),
+    }
+}
+
+fn line_text(board: &Board, line: &[Pos]) -> String {
+    let moves: Vec<String> = line.iter().map(|&p| board.coord(p).to_string()).collect();
+    moves.join(" ")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::testing::{checked_move, coords};
+    use crate::types::Rule;
+
+    #[test]
+    fn the_check_plays_a_forced_win() {
+        // pub-free-win007 (shared/positions/puzzles.txt): a VCT win in 19 plies.
+        let moves =
+            "k4i4f6g6e7g5g7e5h7i7f4f5h5h6k6g4e6j5j6l6j8h3g3k5i5h4d5f7m7j2i2l5l4k8d6l3i3l7j9l9l8m10";
+        let answers = coords("j7,k7,m9,c6,b6");
+        let m = checked_move(Rule::Freestyle, moves, 2, true);
+        assert!(answers.contains(&m), "{m}");
+    }
+
+    #[test]
+    fn the_check_replaces_a_move_that_loses_to_a_forced_win() {
+        // pub-std-def022: after f8 (the shallow search's choice) white wins by threats.
+        let moves = "j3g6i8i4e8k6j5j4k4i6h6m6j6k8k5i7i5h5j7j9i10l7n5m8";
+        let answers = coords("k9,l8,m7");
+        assert!(!answers.contains(&checked_move(Rule::Standard, moves, 4, false)));
+        let m = checked_move(Rule::Standard, moves, 4, true);
+        assert!(answers.contains(&m), "{m}");
+    }
+}
