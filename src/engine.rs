@@ -8,6 +8,8 @@
 use crate::board::{Board, BoardError};
 use crate::book::{self, Book, BookMove};
 use crate::config::Config;
+use crate::params::engine::SWAP2_CHOICE_DEPTH;
+use crate::params::plan::{BOOK_CHECK_SHARE_OF_OPTIMUM, BOOK_REPLY_CHECK_SHARE_OF_OPTIMUM};
 use crate::rules;
 use crate::search::{self, SearchEvent, SearchLimits};
 use crate::time::{Budget, Clock, GameProgress, SystemClock, TimeControl, TimeManager, TimeParams};
@@ -15,14 +17,6 @@ use crate::types::{Color, Coord, Rule};
 use std::fmt;
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
-
-/// Depth of the search that chooses a colour in swap2: even, as the opening lists'
-/// balance is measured (see `Engine::swap2`).
-const SWAP2_CHOICE_DEPTH: i32 = 6;
-/// The book's check for a forced result may use 1/N of the move's optimum time...
-const BOOK_CHECK_SHARE_OF_OPTIMUM: u64 = 4;
-/// ...and the check of the opponent's win after the book move ends by 1/N of it.
-const BOOK_REPLY_CHECK_SHARE_OF_OPTIMUM: u64 = 2;
 
 /// Values set by `INFO` (PROTOCOL.md §3). Times in milliseconds, memory in bytes.
 #[derive(Clone, Debug)]

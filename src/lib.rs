@@ -14,6 +14,7 @@ pub mod engine;
 pub mod eval;
 pub mod logging;
 pub mod movegen;
+pub mod params;
 pub mod pattern;
 pub mod protocol;
 pub mod rules;

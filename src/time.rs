@@ -690,9 +690,7 @@ impl<C: Clock> TimeManager<C> {
     /// left after the threat search refuted the best one): the earlier iterations'
     /// durations and best moves say nothing of the new ones. The first new iteration is
     /// timed from now, not from the end of the last old one, which would count the
-    /// threat searches in between as its own: at 1 s per move the check refuted the best
-    /// move at 613 ms, the search started again, and its depth 1, "taking" 124 ms, was
-    /// predicted to leave no time for depth 2, so the move was depth 1's choice.
+    /// threat searches in between as its own and make depth 2 look too long to start.
     /// The new iterations end by `end_ms` after the move's start (at most the hard
     /// limit), so that the threat search may check their choice in the rest (see
     /// [`Self::release_hard_limit`]).
@@ -727,10 +725,8 @@ impl<C: Clock> TimeManager<C> {
 
     /// Growth of an iteration's duration over the previous one: the mean of the latest
     /// measurable ratios, clamped; the default until there are any. A pair with a
-    /// panicked iteration is not a measure: in pub-free-def014 (one orientation) depth 9
-    /// panicked and took 6.8 times depth 8, the mean then predicted that depth 10 would
-    /// not fit, and the move was the one depth 10 shows to lose; when depth 10 did run,
-    /// it took 1.9 times depth 9.
+    /// panicked iteration is not a measure: a panic searches every root move without the
+    /// cut-offs a holding best move gives, and its growth would stop the next iteration.
     fn branching_factor(&self) -> f64 {
         let ratios: Vec<f64> = self
             .iterations

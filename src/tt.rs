@@ -12,6 +12,8 @@
 //! empty instead of handing a wrong entry to another position (the "xor trick").
 
 use crate::board::Pos;
+pub use crate::params::table::DEFAULT_TT_BYTES;
+use crate::params::table::{GROW_SHARE_OF_OPTIMUM, MAP_MS_PER_MIB, MAP_SHARE_OF_OPTIMUM};
 use std::sync::atomic::{AtomicU64, AtomicU8, Ordering};
 
 /// Whether a stored value is exact or a bound.
@@ -190,24 +192,6 @@ fn pack(best: Pos, value: i32, depth: i32, bound: Bound, generation: u8) -> u64 
     best.0 as u64 | value << 16 | depth << 32 | (bound as u64) << 40 | (generation as u64) << 48
 }
 
-/// Default transposition table size when nothing asks for another.
-pub const DEFAULT_TT_BYTES: usize = 64 << 20;
-/// Cost of mapping a table's pages at once, as assumed: measured here at about 0.5 ms
-/// per MiB (64 MiB in about 30 ms, 256 MiB in about 110 ms), taken as twice that.
-const MAP_MS_PER_MIB: u64 = 1;
-/// A table made during a move maps its pages at once only when that is assumed to take
-/// at most this share (1/N) of the move's optimum time. A shorter move leaves them to be
-/// mapped as the search touches them: it would not touch them all.
-const MAP_SHARE_OF_OPTIMUM: u64 = 2;
-/// A larger table than the one there is (`INFO max_memory` raised the size after
-/// `START` made the table) replaces it in a move only when making it is assumed to take
-/// at most this share (1/N) of the move's optimum; otherwise the table made at `START`
-/// serves until the next `START`. Managers send `INFO max_memory` after `START`
-/// (GomocupJudge, Piskvork), so every game's first move used to make a 256 MiB table on
-/// its clock: at 1 s per move the search of pub-free-win002/s3 began 90-140 ms into the
-/// move instead of at once. A 64 MiB table holds a few seconds of search.
-const GROW_SHARE_OF_OPTIMUM: u64 = 16;
-
 /// The table that lives across moves, made when a search (or `START`) needs it, and the
 /// size asked for. When to make it, and whether to map its pages at once, is decided
 /// here from the time a move may take.
@@ -288,13 +272,7 @@ impl TableSlot {
 
     /// The table, allocated with the size asked for if there is none. A new table has
     /// all its pages mapped at once when `map_now` says so: a search touches nearly all
-    /// of them, and faulting them in one by one while it runs costs more. Measured on
-    /// pub-renju-win024 through the protocol (`INFO max_depth 9`, a fresh process,
-    /// alternating runs, medians of 5), depths 1 to 9 took:
-    /// - 64 MiB, the table made at `START`: 441 ms with the pages mapped as touched,
-    ///   357 ms with them mapped beforehand;
-    /// - 256 MiB (`INFO max_memory` of Gomocup, so the table is made in the move): 579 ms
-    ///   and 377 ms; the whole move 1197 ms and 1103 ms, the mapping included.
+    /// of them, and faulting them in one by one while it runs costs more.
     fn made(&mut self, map_now: bool) -> &mut TranspositionTable {
         let bytes = self.bytes;
         self.table.get_or_insert_with(|| {

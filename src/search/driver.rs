@@ -8,11 +8,9 @@ use super::{Outcome, PvLine, SearchEvent, SearchReport};
 use crate::board::Pos;
 use crate::eval::{self, Value, INFINITE, WIN, WIN_THRESHOLD};
 use crate::movegen::{self, MoveList, ScoredMove, Threat};
+use crate::params::search::ASPIRATION_DELTA;
 use crate::time::{Decision, FailLow, IterationReport, Resolution};
 use crate::types::Coord;
-
-/// First aspiration window half-width around the previous iteration's value.
-const ASPIRATION_DELTA: Value = 40;
 
 impl Worker<'_> {
     /// The whole search of the root: the trivial cases, the threat looks before the
@@ -263,6 +261,8 @@ impl Worker<'_> {
         }
     }
 
+    /// One pass over the root moves at `depth` within (`alpha`, `beta`): the value and
+    /// the best move, or `None` when the first move was not searched to the end.
     fn search_root(
         &mut self,
         moves: &mut [ScoredMove],
@@ -286,31 +286,7 @@ impl Worker<'_> {
             }
             report(&SearchEvent::RootMoveStarted(self.board.coord(m)));
             let nodes_before = self.nodes;
-            // A root move that makes an open three or more is searched with the full
-            // window at once, so its line is a PV line with the PV's smaller reductions.
-            // A forcing move's win often runs through quiet moves late in the line,
-            // which a null-window search reduces by one ply more and may not see: in
-            // pub-renju-win024 white's k8 (an open three, a win in 23 plies through
-            // quiet moves) lost to h6 under the null window until depth 12, and was
-            // found at depth 9 by the full one (8 of 8 orientations at 1 s per move,
-            // against 4). Few root moves threaten: `pbrain-wuzi bench 8` 3.86M -> 3.92M
-            // nodes. At 1 s per move against the null window: freestyle 160 games
-            // 71-77-12, -13.0 Elo [-65.5, +38.9]; renju 100 games 48-51-1, -10.4
-            // [-79.5, +57.8]; standard 100 games 48-45-7, +10.4 [-55.7, +77.3]: even.
-            let forcing =
-                movegen::threat_of(self.board, m, self.board.side_to_move()) >= Threat::OpenThree;
-            self.board.make(m);
-            let v = if i == 0 || forcing {
-                -self.negamax(depth - 1, -beta, -alpha, 1)
-            } else {
-                let v = -self.negamax(depth - 1, -alpha - 1, -alpha, 1);
-                if v > alpha && !self.aborted {
-                    -self.negamax(depth - 1, -beta, -alpha, 1)
-                } else {
-                    v
-                }
-            };
-            self.board.undo();
+            let v = self.search_root_move(i, m, depth, alpha, beta);
             if self.aborted {
                 break;
             }
@@ -321,21 +297,8 @@ impl Worker<'_> {
                 value: v,
             });
             if i == 0 {
-                if let (Some(prev), Some(tm)) = (previous, self.time.as_mut()) {
-                    // The move that was best failed low at this depth: maybe panic.
-                    if v < prev {
-                        let fail = FailLow {
-                            depth: depth as u32,
-                            best_move: self.board.coord(m),
-                            previous_score: prev,
-                            bound: v,
-                            proven_loss: v <= -WIN_THRESHOLD,
-                        };
-                        if tm.on_fail_low(fail) {
-                            panicking = true;
-                            report(&SearchEvent::Note(tm.describe()));
-                        }
-                    }
+                if let Some(prev) = previous {
+                    panicking = self.first_move_fell(depth, m, prev, v, report);
                 }
             }
             if v > best_value {
@@ -355,22 +318,84 @@ impl Worker<'_> {
                 }
             }
         }
-        // Search the best move first next iteration. After a complete iteration the
-        // others follow by the nodes their refutation took, most first (a stable sort,
-        // so equals keep their order): a move that was hard to refute is the likeliest
-        // to take over when the best one fails low. At a fixed depth this searches
-        // fewer nodes: `pbrain-wuzi bench` 438,667 -> 330,026; depth 8 over the 579
-        // positions of the probe files and the shared puzzles, 335M -> 281M (the
-        // heaviest gain most; the median position is unchanged).
         if let Some(m) = best_move {
-            if let Some(i) = moves.iter().position(|x| x.pos == m) {
-                moves[..=i].rotate_right(1);
-            }
-            if !self.aborted && !self.cut {
-                moves[1..].sort_by_key(|m| std::cmp::Reverse(m.score));
-            }
+            self.order_for_next_iteration(moves, m);
         }
         (best_value, best_move)
+    }
+
+    /// The value of root move `m` (the `index`-th searched). The first, and any move
+    /// that makes an open three or more, is searched with the full window at once, so
+    /// its line is a PV line with the PV's smaller reductions: a forcing move's win
+    /// often runs through quiet moves late in the line, which a null-window search
+    /// reduces by one ply more and may not see. The others get a null window first.
+    fn search_root_move(
+        &mut self,
+        index: usize,
+        m: Pos,
+        depth: i32,
+        alpha: Value,
+        beta: Value,
+    ) -> Value {
+        let forcing =
+            movegen::threat_of(self.board, m, self.board.side_to_move()) >= Threat::OpenThree;
+        self.board.make(m);
+        let v = if index == 0 || forcing {
+            -self.negamax(depth - 1, -beta, -alpha, 1)
+        } else {
+            let v = -self.negamax(depth - 1, -alpha - 1, -alpha, 1);
+            if v > alpha && !self.aborted {
+                -self.negamax(depth - 1, -beta, -alpha, 1)
+            } else {
+                v
+            }
+        };
+        self.board.undo();
+        v
+    }
+
+    /// The move that was best (worth `previous` at the last depth) is now worth `value`:
+    /// when it failed low, the time manager may start a panic. Returns whether it did.
+    fn first_move_fell(
+        &mut self,
+        depth: i32,
+        m: Pos,
+        previous: Value,
+        value: Value,
+        report: &mut dyn FnMut(&SearchEvent),
+    ) -> bool {
+        let coord = self.board.coord(m);
+        let Some(tm) = self.time.as_mut() else {
+            return false;
+        };
+        if value >= previous {
+            return false;
+        }
+        let fail = FailLow {
+            depth: depth as u32,
+            best_move: coord,
+            previous_score: previous,
+            bound: value,
+            proven_loss: value <= -WIN_THRESHOLD,
+        };
+        if !tm.on_fail_low(fail) {
+            return false;
+        }
+        report(&SearchEvent::Note(tm.describe()));
+        true
+    }
+
+    /// Puts the best move `m` first for the next iteration. After a complete iteration
+    /// the others follow by the nodes their refutation took, most first (a stable sort,
+    /// so equals keep their order): a move that was hard to refute is the likeliest to
+    /// take over when the best one fails low, and a fixed depth takes fewer nodes so.
+    fn order_for_next_iteration(&self, moves: &mut [ScoredMove], m: Pos) {
+        if let Some(i) = moves.iter().position(|x| x.pos == m) {
+            moves[..=i].rotate_right(1);
+        }
+        if !self.aborted && !self.cut {
+            moves[1..].sort_by_key(|m| std::cmp::Reverse(m.score));
+        }
     }
 }
 

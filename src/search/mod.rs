@@ -32,6 +32,7 @@ mod threads;
 
 use crate::board::{Board, Pos};
 use crate::eval::{EvalWeights, Value};
+use crate::params::search::DEFAULT_INTERIOR_MOVES;
 use crate::threat;
 use crate::time::TimeManager;
 use crate::tt::TableSlot;
@@ -41,9 +42,6 @@ use std::time::{Duration, Instant};
 
 /// Deepest ply a search reaches (forcing extensions included).
 pub const MAX_PLY: usize = 128;
-/// Moves searched at an interior node that is not forced, by default (config
-/// `search.interior_moves`; the figures behind it are there).
-const DEFAULT_INTERIOR_MOVES: usize = 16;
 /// Most search threads (`thread_num`, `engine.threads`); more would only contend.
 pub const MAX_THREADS: usize = 64;
 
@@ -68,7 +66,7 @@ pub struct SearchOptions {
     pub interior_moves: usize,
 }
 
-/// Defaults decided by matches (see `config/wuzi.conf` for the figures).
+/// Defaults decided by matches (`docs/experiments.md` has the figures).
 impl Default for SearchOptions {
     fn default() -> Self {
         SearchOptions {

@@ -7,6 +7,7 @@ use super::{SearchLimits, MAX_PLY};
 use crate::board::{Board, Pos};
 use crate::eval::{Value, INFINITE, WIN, WIN_THRESHOLD};
 use crate::movegen::{self, MoveList, ScoredMove, Threat};
+use crate::params::search::*;
 use crate::pattern::Pattern;
 use crate::rules;
 use crate::threat;
@@ -20,37 +21,6 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 /// The value of a node whose searched moves all lose by force while others were pruned:
 /// below every static value, above every proven loss, and not decisive.
 const UNPROVEN_LOSS: Value = -(WIN_THRESHOLD - 1);
-/// Nodes between two checks of the hard time limit and the stop flag (a power of two).
-/// A clock read costs tens of nanoseconds; late-game nodes cost tens of microseconds.
-pub(super) const LIMIT_CHECK_INTERVAL: u64 = 256;
-/// Null move: smallest depth where it is tried, and its depth reduction.
-const NULL_MIN_DEPTH: i32 = 3;
-const NULL_REDUCTION: i32 = 2;
-/// Late-move reductions: from which move index and depth a quiet move is reduced, and
-/// the divisor of the log-log formula (see [`lmr_reduction`]).
-const LMR_MIN_INDEX: usize = 3;
-const LMR_MIN_DEPTH: i32 = 3;
-const LMR_DIVISOR: f64 = 2.0;
-/// Late-move pruning: at depth d ≤ `LMP_MAX_DEPTH` of a non-PV node, quiet moves after the
-/// first `LMP_MOVES[d]` are not searched.
-const LMP_MAX_DEPTH: i32 = 3;
-const LMP_MOVES: [usize; LMP_MAX_DEPTH as usize + 1] = [0, 6, 9, 12];
-/// Internal iterative reduction: smallest depth reduced when the table has no move.
-const IIR_MIN_DEPTH: i32 = 4;
-/// Futility pruning: at depth d ≤ `FUTILITY_MAX_DEPTH` of a non-PV node whose static
-/// value plus `FUTILITY_MARGIN[d]` cannot reach alpha, quiet moves are not searched.
-/// Because of the evaluation's side-to-move bonus (tempo factor), a quiet move almost
-/// never raises the mover's static value: over the bench's depth-1 nodes the value after
-/// it minus the value before had a median of -523 and a 99.9th percentile of +68. Depth 2
-/// leaves the opponent's reply and our next move, hence the wider margin.
-const FUTILITY_MAX_DEPTH: i32 = 2;
-const FUTILITY_MARGIN: [Value; FUTILITY_MAX_DEPTH as usize + 1] = [0, 50, 250];
-/// Node cap of each VCF search at an interior node (step 4c): most end in a few nodes.
-const INTERIOR_VCF_NODES: u64 = 1_000;
-/// Fours tried at a leaf: the best-scored ones; a VCF rarely needs more choices.
-const MAX_QUIESCENCE_FOURS: usize = 8;
-/// Longest four-chain the leaf search follows.
-const MAX_QUIESCENCE_CHAIN: i32 = 10;
 
 /// Plies a quiet move at `index` (0-based, in search order) is searched shallower at
 /// `depth`: ln(depth)·ln(index+1)/divisor, the formula of the Stockfish family, so late
@@ -619,8 +589,7 @@ impl<'a> Worker<'a> {
         Forced::No
     }
 
-    /// Steps 5–6: the moves of a node that no five forces.
-    /// The moves of a node no five forces, best first, and whether the interior cap
+    /// Steps 5–6: the moves of a node no five forces, best first, and whether the interior cap
     /// left some out (never at the root, nor when an open three must be met).
     pub(super) fn ordinary_moves(
         &mut self,
@@ -642,16 +611,9 @@ impl<'a> Worker<'a> {
             });
         }
         // The table move, then the pattern scores alone. Killers only reduce less (see
-        // the reductions): a bonus of 500 put a quiet killer above a double three, and
-        // without it, at 1 s per move against the engine with it: freestyle 200 games
-        // 103-81-16, +38.4 Elo [-7.7, +85.8] (by pairs [+3.3, +74.2]); renju 80 games
-        // 42-36-2, +26.1; standard 80 games 43-35-2, +34.9. There is no history
-        // heuristic either: its bonus per cell (depth² per cut-off, capped at 16,384)
-        // grew in long searches until it outranked every pattern score but a five's.
-        // Without it, depth 8 over the 579 positions of the probe files and the shared
-        // puzzles took 182M nodes instead of 281M, and at 1 s per move, 200 games each:
-        // freestyle +83.2 Elo [+35.8, +133.8], renju +90.6 [+42.9, +141.9], standard
-        // +68.6 [+21.7, +118.2].
+        // the reductions): an ordering bonus put a quiet killer above a double three.
+        // There is no history heuristic either: its bonus per cell grew in long searches
+        // until it outranked every pattern score but a five's.
         if let Some(m) = moves.iter_mut().find(|m| m.pos == tt_move) {
             m.score = i32::MAX; // first, whatever else it scores
         }
@@ -823,8 +785,7 @@ mod tests {
             threat::verify::verify_win(&mut b, Color::White, first, &limits, 2_000_000),
             Ok(())
         );
-        // So a search of the puzzle may not value i13 as a win: it used to, at depth 11
-        // (+M19), and played it.
+        // So a search of the puzzle to depth 11 may not value i13 as a win.
         let mut root = position(Rule::Freestyle, &moves[..moves.len() - 3]);
         let outcome = SearchState::new().evaluate(
             &mut root,

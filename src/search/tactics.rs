@@ -10,70 +10,12 @@ use super::{Outcome, SearchEvent};
 use crate::board::{Board, Pos};
 use crate::eval::{self, Value, INFINITE, WIN};
 use crate::movegen::MoveList;
+use crate::params::plan::*;
+use crate::params::tactics::*;
 use crate::rules;
 use crate::threat;
 use crate::types::{Color, Rule};
 use std::time::{Duration, Instant};
-
-/// Threat-space search at the root: node cap per search (at least; see below), and the
-/// shares of the optimum time (1/N) the search for our win and the computation of
-/// defences may use.
-/// The cap is per call, and the first phase gets two thirds of it (1M): a resumed search
-/// that reaches that share moves on to the second phase for good. At 1M (667k for the
-/// first phase) the longer look at 1 s per move, 222 ms at 3-4k nodes per ms, reached
-/// the share just before its deadline and gave up first-phase wins of 826k and 1.10M
-/// nodes in all (freestyle-selfplay game-0065-ply12 and game-0055-ply24); at 1.5M the
-/// second is found at 261 ms, the first by the check. Freestyle, 1 s per move, 200 games
-/// against 1M: 101-95-4, +10.4 Elo [-37.4, +58.6]; standard 102-92-6, +17.4 [-30.1,
-/// +65.5]; renju 93-102-5 and 105-93-2 (two sets of openings), even over 400 games.
-const ROOT_THREAT_NODES: u64 = 1_500_000;
-/// The cap of the search for the opponent's win after the best move (`refutation`), at
-/// least: 1.33M nodes for its first phase. In standard-selfplay-1s game-0034-ply12,
-/// white's win after l11 takes 1.07M nodes of that phase; at 1.5M the phase ended at 1M
-/// and the second found nothing. The searches for our own win keep `ROOT_THREAT_NODES`:
-/// a trial with every root search at 2M lost freestyle (-38.4 Elo over 200 games).
-const REFUTATION_THREAT_NODES: u64 = 2_000_000;
-/// A threat search of the check around the iterations (see `check_limits_until`) may use
-/// this many nodes per millisecond of its time slice when that is more than
-/// `ROOT_THREAT_NODES` (or `REFUTATION_THREAT_NODES`): about what the search ran on an
-/// older machine (1.5-2 per microsecond), so that the cap, and the first phase's share of
-/// it, keep up with long slices instead of ending the search early. Slices up to 750 ms
-/// (1 s for the refutation; every one at 1 s per move) keep the fixed cap. At 5 s per
-/// move, pub-renju-win026 (a win that takes 1.02M nodes of the first phase) was played
-/// from a proof after 716 ms; with the cap at 1M every slice stopped at it and the move
-/// came from the iterations.
-const ROOT_THREAT_NODES_PER_MS: u64 = 2_000;
-const WIN_SHARE_OF_OPTIMUM: u64 = 8;
-const DEFENCE_SHARE_OF_OPTIMUM: u64 = 8;
-/// Each search of the check of the chosen move (step 7) may use at least this share (1/N)
-/// of the optimum, even when the iterations used it all.
-const CHECK_SLICE_OF_OPTIMUM: u64 = 4;
-/// After the check refuted the best move, the search of the other moves leaves this share
-/// (1/N) of what is left of the move for the check of its own choice.
-const RECHECK_SHARE_OF_REST: u64 = 3;
-/// The check of the chosen move (step 7) may run until this share (1/N) of the optimum
-/// before the hard limit, left for acting on a refutation found late. Before, it ended
-/// at its slice even with the rest of the move unused: in a standard-rule self-play
-/// position (match-standard-game-0078-ply10) the iterations ended at 520 of 819 ms,
-/// the check of f8 stopped at 724 ms, and white's win after f8 takes 207 ms. At 1 s per
-/// move, freestyle, 200 games against the check cut at its slice: +12.2 [-35.2, +60.0],
-/// mean move 373 ms against 384.
-const REFUTATION_RESERVE_OF_OPTIMUM: u64 = 8;
-/// After an iteration that went through a panic, once this share (1/N) of the optimum
-/// has passed (the early iterations' best moves change too often to be worth it), the
-/// check of its best move gets a slice of this other share (1/N) of the optimum (see
-/// `refuted_between_iterations`).
-const REFUTATION_SLICES_FROM_OPTIMUM: u64 = 4;
-const REFUTATION_SLICE_OF_OPTIMUM: u64 = 2;
-/// The quick search for our own win before the iterations: this share (1/N) of the optimum.
-const QUICK_WIN_SHARE_OF_OPTIMUM: u64 = 16;
-/// When the quick search was cut by its deadline (a rich threat space), it goes on until
-/// this share (1/N) of the optimum, counted from its start.
-/// Measured with our own win searched wider (closed threes threatening a VCF too, branch
-/// `wide`), at 1 s/move against main: at a third, 480 games, 246-221-13, +18.1 [-12.5,
-/// +49.0]; at half, 240 games, 107-127-6, -29.0 [-73.3, +14.3]. Neither kept. Half is what
-/// finds pub-free-win002 (about 465k nodes) in every run; a third in 1 of 3.
-const TACTICAL_WIN_SHARE_OF_OPTIMUM: u64 = 3;
 
 /// The root's threat searches and what they keep between their slices.
 pub(super) struct RootTactics {
@@ -129,42 +71,8 @@ impl RootTactics {
             return true;
         }
         // A threat space the quick look could not exhaust is worth a longer look
-        // (resumed, not restarted): the check after the iterations may be left
-        // little time, when a panic runs them close to the hard limit.
-        // Without a three to make fours from, only while the search is in its
-        // first phase (straight-four and four-three threats): when that phase
-        // ends without a win, the rest (moves threatening a VCF) rarely wins and
-        // the iterations need the time. At 1 s per move the quick look was cut in
-        // its first phase in all 9 win puzzles it did not finish, and in its
-        // second in both such defend puzzles (pub-free-def013, pub-std-def022).
-        // In pub-renju-win024 (white has no such three) the first phase takes
-        // 41k nodes, about the quick look's, and a look cut just before its end
-        // used to go on through the second phase to its deadline, taking the
-        // 230 ms the main search needed to find the winning move (the iterations
-        // started at ~100 ms or ~330 ms from one run to the next). In def013 and
-        // def022 the first phase takes 5.9k and 170 nodes.
-        // With such a three, under freestyle and renju, the longer look goes on
-        // through both phases. Under standard and caro it enters the second only
-        // while that phase has had less than half of the look's nodes so far (the
-        // half rule), as every rule once did; whether it has is down to the
-        // machine's speed: in pub-free-win002 (black has threes; the win comes in
-        // the second phase, 590k nodes in `solve`) the first phase fails after
-        // 108k nodes, and a quick look of 216k left the second 108.4k, just over
-        // half.
-        // The win was then found after the iterations at ~900 ms or not at all
-        // (4 of 5 runs in process), against 132-150 ms in 6 of 6 runs with the
-        // look going on. At 1 s per move, 200 games each against the half rule:
-        // freestyle 108-89-3, +33.1 Elo [-14.6, +82.1], and again (other
-        // openings) 89-108-3, -33.1: even over 400 games; renju 99-100-1, -1.7
-        // [-50.1, +46.6]; standard 87-105-8, -31.4 [-79.6, +15.7], and again
-        // 91-104-5, -22.6 [-71.0, +24.9]: about -27 over 400 games. So the
-        // exact-five rules (standard, and caro, untested, with them) keep the
-        // half rule; freestyle and renju, where it costs no strength shown, go
-        // on through both phases for the puzzle's sake.
-        // In play it is not cheap: at 1 s per move (freestyle, 200 games) it ran
-        // to its end in about 13% of the moves, where depth 1 began 200-300 ms
-        // into the move, and it found a win before depth 1 in 25 of 5079 moves.
-        // Yet without it: -19.1 Elo [-67.9, +28.9] over 200 games. Kept.
+        // (resumed, not restarted): the check after the iterations may be left little
+        // time, when a panic runs them close to the hard limit.
         let Some(phases) = self.longer_look(w.board) else {
             return false;
         };
@@ -172,8 +80,13 @@ impl RootTactics {
         self.try_forced_win(w, end.min(hard), phases, best, report)
     }
 
-    /// Whether the quick look is worth a longer one, and how far it may go (see
-    /// `quick_win`).
+    /// Whether the quick look is worth a longer one, and how far it may go. Without a
+    /// three to make fours from, only while the search is in its first phase
+    /// (straight-four and four-three threats): when that phase ends without a win, the
+    /// rest (moves threatening a VCF) rarely wins and the iterations need the time. With
+    /// such a three, under freestyle and renju, through both phases; under standard and
+    /// caro (the exact-five rules) into the second only while that phase has had less
+    /// than half of the look's nodes so far (the half rule), which matched better there.
     fn longer_look(&self, board: &Board) -> Option<threat::Phases> {
         let us = board.side_to_move();
         let memo = &self.threat_memo;
@@ -192,22 +105,10 @@ impl RootTactics {
 
     /// Keeps time back from the iterations for the check after them.
     pub(super) fn hold_back_for_check(&self, w: &mut Worker<'_>) {
-        // The looks above were cut in a search for our own win that may still succeed
-        // (in its first phase, or with threes to make fours from: where the longer
-        // look goes on): the check resumes it, so it gets a slice even when the limits
-        // leave no time beyond the optimum (the turn limit alone: 91 ms at 1 s/move).
-        // Two shared win puzzles in one orientation each (`puzzles --symmetries`:
-        // pub-free-win002/s3, a win of 1.53M nodes, and pub-renju-win026/s1, 1.05M)
-        // failed in every run: a panic ran the iterations to 819 ms, and the check
-        // ended 100-115k nodes short; with the slice both are found at 800-840 ms.
-        // Matches at 1 s per move against the capped hold-back (1f801ad), 200 games
-        // each unless said: freestyle 107-84-9 (+40.1 Elo [-6.8, +88.6]) and 101-97-2
-        // (other openings, +6.9): +23 over 400 games. Standard 60-58-2 (120 games),
-        // 94-101-5 (-12.2) and 90-102-8 (-20.9 [-68.8, +26.3]): 244-261-15, about -11
-        // over 520. Renju 93-107 (-24.4) and 93-100-7 (-12.2): about -18 over 400.
-        // So freestyle only (a choice by rule from matches, as with the half rule
-        // above; caro, unmatched, follows standard), and pub-renju-win026/s1 fails
-        // again (2 of 2 runs).
+        // A look cut where it may still succeed (see `own_win_unsettled`) is resumed by
+        // the check, so it gets a slice even when the limits leave no time beyond the
+        // optimum (the turn limit alone), under freestyle only: the other rules matched
+        // better without it.
         let own_win_unsettled = self.own_win_unsettled(w.board);
         if let Some(tm) = w.time.as_mut() {
             // A panic may run to the hard limit: keep two slices for the check.
@@ -220,12 +121,9 @@ impl RootTactics {
     /// move to lose to a forced win), or after a later one that kept the best move such
     /// an iteration chose before that move had its slice, a slice of the check's search
     /// for the opponent's win after its best move `m` (worth `value`), which the check
-    /// after the iterations resumes. A panic runs the iterations up to the time held back
-    /// for the check, which with the turn limit alone is 91 ms at 1 s per move: in
-    /// standard-selfplay-1s game-0034-ply12, l11 panicked at depth 11 (209 ms), depth 12
-    /// ran to 709 ms and kept it, and white's win after it (1.07M nodes, about 370 ms) was
-    /// not found in the rest.
-    /// Returns whether `m` is refuted.
+    /// after the iterations resumes: a panic runs the iterations up to the time held
+    /// back for the check, which with the turn limit alone is too little for a deep
+    /// refutation. Returns whether `m` is refuted.
     pub(super) fn refuted_between_iterations(
         &mut self,
         w: &mut Worker<'_>,
@@ -239,21 +137,14 @@ impl RootTactics {
         let budget = tm.budget();
         let now = tm.elapsed_ms();
         // A move that became best in a panic keeps its claim to a slice until it gets one,
-        // even when the iterations after it hold it without a panic: in
-        // standard-selfplay-1s game-0003-ply17, i5 took over in a panic at depth 8
-        // (148 ms, before the slices start), held at depth 9 (223 ms), and depth 10 ran to
-        // 574 ms; black's win after i5 takes 376k nodes (135 ms), and the check found it
-        // with too little time left for the other moves in one run of the probe.
+        // even when the iterations after it hold it without a panic.
         if tm.last_iteration_panicked() {
             self.unchecked_panic_choice = m;
         } else if self.unchecked_panic_choice != m {
             self.unchecked_panic_choice = Pos::NONE;
         }
-        // Not while the check is to resume the search for our own win: a slice here took
-        // the time the iterations and the check needed to find it. With it, pub-free-win002
-        // failed in two orientations (s2, s3) in every run: the iterations stopped at depth
-        // 5 (355 ms), and the slice of d11 ran to 765 ms without a refutation; without it
-        // depth 7 chooses d5 at 630 ms and the check proves the win at 753 ms.
+        // Not while the check is to resume the search for our own win: a slice here takes
+        // the time the iterations and the check need to find it.
         if !w.limits.options.threat_check
             || self.unchecked_panic_choice != m
             || now < budget.optimum_ms / REFUTATION_SLICES_FROM_OPTIMUM
@@ -278,7 +169,7 @@ impl RootTactics {
     /// Whether the search for our own win at the root (`threat_memo`) was cut where it
     /// may still succeed, and the check after the iterations gets a slice to resume it:
     /// in its first phase, or with threes to make fours from, and only under freestyle
-    /// (see where `iterate` holds the slice back).
+    /// (see `hold_back_for_check`).
     fn own_win_unsettled(&self, board: &Board) -> bool {
         let us = board.side_to_move();
         let memo = &self.threat_memo;
@@ -318,7 +209,7 @@ impl RootTactics {
     /// its choice the same way) until a move holds.
     /// Run after the search rather than before it, it mostly spends the time a stable
     /// best move leaves unused, and it only ever replaces a move proven to lose.
-    /// Only under a time manager (the bench and fixed-node searches stay as they were).
+    /// Only under a time manager.
     pub(super) fn check_threats(
         &mut self,
         w: &mut Worker<'_>,
@@ -337,11 +228,8 @@ impl RootTactics {
         }
         // Our own win is looked for first, unless the search says we are behind: then
         // the opponent's win is the likelier find, and a refutation found late leaves no
-        // time for a search among the defences. In renju-selfplay 0077 our own search
-        // took 204 ms, then the refutation 1 ms, 30 ms before the hard limit. Behind,
-        // our own win is looked for after the refutations, in the time they leave: in
-        // 200 renju games at 1 s per move (4477 moves a side), 2 of 11 wins found after
-        // the iterations came from a negative value (-625 and -9).
+        // time for a search among the defences. Behind, our own win is looked for after
+        // the refutations, in the time they leave.
         let behind = best.value < 0;
         if !behind && self.try_forced_win(w, check_slice_end(w), threat::Phases::All, best, report)
         {
@@ -364,7 +252,6 @@ impl RootTactics {
         report: &mut dyn FnMut(&SearchEvent),
     ) {
         let Some(tm) = w.time.as_ref() else { return };
-        let us = w.board.side_to_move();
         // The first check of the chosen move may go on until a reserve before the hard
         // limit: when it ends without a verdict the move is played and the rest of its
         // time goes unused, and the reserve is for a refutation found late (defences
@@ -384,41 +271,12 @@ impl RootTactics {
                 w.board.coord(m),
                 line_text(w.board, &win.main_line())
             )));
-            let Some(tm) = w.time.as_mut() else { return };
+            if w.time.is_none() {
+                return;
+            }
             if !narrowed {
                 narrowed = true;
-                tm.on_best_move_refuted();
-                // The defences get a third of what is left; the searches after them the rest.
-                let now = tm.elapsed_ms();
-                let hard = tm.budget().hard_ms;
-                let limits = check_limits_until(w, now + hard.saturating_sub(now) / 3);
-                // The search's order (its best moves first), the refuted move last: those
-                // are the candidates the deadline leaves time to try.
-                let mut preferred: Vec<Pos> = root_moves.iter().map(|x| x.pos).collect();
-                preferred.retain(|&p| p != m);
-                preferred.push(m);
-                if let Some(set) = threat::defences_preferring(w.board, us, &limits, &preferred) {
-                    // Only the proven defences when there are any: the rest were never
-                    // tried or were cut short, and the search among them and the checks
-                    // of its choices have only what is left of the move. In the self-play
-                    // position match-standard-game-0078-ply10 the defences get about 80 ms
-                    // and 5 of their 36 candidates are tried: in the search's order g7,
-                    // j5 and i9 lose, f7 is proven and i5 cut short. Among all 33 the
-                    // search chose g9, which was refuted, then played e6 unchecked (white
-                    // wins in 131k nodes); among the proven it plays f7, one of the three
-                    // unhurried defences (i5 f7 i8).
-                    // Self-play probes: standard FAIL 2, renju FAIL 1 (3 and 2-6 before);
-                    // freestyle, 200 games at 1 s per move: +22.6 Elo [-24.7, +70.7].
-                    let defences = if set.proven.is_empty() {
-                        set.moves
-                    } else {
-                        set.proven
-                    };
-                    if !defences.is_empty() {
-                        restrict_to_defences(root_moves, &defences);
-                        w.retain_legal(root_moves);
-                    }
-                }
+                narrow_to_defences(w, root_moves, m);
             }
             root_moves.retain(|x| x.pos != m);
             if root_moves.is_empty() {
@@ -556,6 +414,38 @@ impl RootTactics {
             }
         }
         None
+    }
+}
+
+/// After the first refutation of the chosen move `refuted`: the time manager lets the
+/// search run to the hard limit, and the root moves are narrowed to the defences found
+/// in a third of what is left (the searches after them get the rest).
+fn narrow_to_defences(w: &mut Worker<'_>, root_moves: &mut MoveList, refuted: Pos) {
+    let us = w.board.side_to_move();
+    let Some(tm) = w.time.as_mut() else { return };
+    tm.on_best_move_refuted();
+    let now = tm.elapsed_ms();
+    let hard = tm.budget().hard_ms;
+    let limits = check_limits_until(w, now + hard.saturating_sub(now) / 3);
+    // The search's order (its best moves first), the refuted move last: those are the
+    // candidates the deadline leaves time to try.
+    let mut preferred: Vec<Pos> = root_moves.iter().map(|x| x.pos).collect();
+    preferred.retain(|&p| p != refuted);
+    preferred.push(refuted);
+    let Some(set) = threat::defences_preferring(w.board, us, &limits, &preferred) else {
+        return;
+    };
+    // Only the proven defences when there are any: the rest were never tried or were
+    // cut short, and the search among them and the checks of its choices have only what
+    // is left of the move.
+    let defences = if set.proven.is_empty() {
+        set.moves
+    } else {
+        set.proven
+    };
+    if !defences.is_empty() {
+        restrict_to_defences(root_moves, &defences);
+        w.retain_legal(root_moves);
     }
 }
 

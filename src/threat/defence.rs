@@ -26,23 +26,9 @@ use super::search::{follow_nearby_proof, NearbyProof, Searcher};
 use super::threats::{self, five_point, MoveShape};
 use super::Limits;
 use crate::board::{Board, Pos};
+use crate::params::threat::{COUNTER_FOUR_DEPTH, PASS_NODES, PROOF_SQUARE_CAP};
 use crate::pattern::Pattern;
 use crate::types::{Color, Rule};
-
-/// Squares of a proof tree kept at most (bounds the work on huge VCT trees).
-const PROOF_SQUARE_CAP: usize = 4096;
-/// Node limits of the passes over the candidates (the last one's is the caller's): each
-/// pass searches the candidates the one before left undecided (its nodes cut their
-/// search short), so that no candidate whose search would take all the time (the one
-/// that holds, say) keeps the others, most of them refuted in tens of thousands of
-/// nodes, from being tried. The caller's order still decides which are tried first.
-/// Only under a deadline or a stop flag: without either every candidate is tried in
-/// full anyway, and a first pass only repeats work (the opening lists' check of decided
-/// openings, 50k nodes a search, took 255 s instead of 183).
-const PASS_NODES: [u64; 2] = [32_768, u64::MAX];
-/// How many of our own fours in a row are followed, each answered by the opponent's
-/// forced block, to see whether a delaying four leads to a real defence.
-const COUNTER_FOUR_DEPTH: u32 = 3;
 
 /// What the opponent's search found.
 enum OpponentSearch {
@@ -304,10 +290,9 @@ fn defences_at_depth(
 /// found so, still beats: each is tried against that proof alone (see
 /// [`follow_nearby_proof`]), a few thousand nodes at most, before any gets a full
 /// search. Most candidates lose to the proof they failed to disturb or one close to it,
-/// and the full searches, in the caller's order, then go to those left: in the
-/// standard-rule position `j8j9h11i8h10h7k10`, the search's favourite (the one move that
-/// holds) was tried first and its full search took the whole deadline, leaving the 42
-/// others, refuted here in a few thousand nodes each, counted as defences.
+/// and the full searches, in the caller's order, then go to those left: otherwise one
+/// candidate that holds may take the whole deadline in its full search while the
+/// others, cheap to refute this way, are counted as defences untried.
 /// Under freestyle and caro a proof found also narrows the candidates, as in the full
 /// pass.
 fn screen(
@@ -361,17 +346,11 @@ fn narrow(board: &mut Board, side: Color, squares: &[Pos], lists: &mut [&mut Vec
 /// on one of the proof's squares too (a two that a reply of ours in the proof tree turns
 /// into a three).
 ///
-/// Without that last kind, narrowing dropped a real defence of our threat space: in
-/// pub-free-def016 (`e7h7g9f8h6h8j7h9`), white's proof after black l11 does not use e6,
-/// yet after e6 white has no win (the search ends without one at 12M nodes). With e6 on
-/// the board, black's block e8 of white's three g8, for one, makes e6 e7 e8 a black
-/// three. Longer chains (a two that needs two of our replies) are not followed.
-///
-/// Under standard and renju, where every candidate is searched and none is narrowed
-/// away, the wider set only adds searches. At 1 s per move, 200 games each against an
-/// engine with neither the wider set nor the move-ordering history: renju, with the
-/// wider set, 97-102-1 (-8.7 Elo [-57.2, +39.5]); standard, with both, 83-110-7 (-47.2
-/// [-96.1, -0.1]).
+/// Without that last kind, narrowing drops real defences of our threat space: a block
+/// of the opponent's three can make a three of ours with a stone off their proof.
+/// Longer chains (a two that needs two of our replies) are not followed. Under standard
+/// and renju, where every candidate is searched and none is narrowed away, the wider
+/// set only adds searches.
 fn disturbers(board: &mut Board, side: Color, proof: &[Pos]) -> Vec<Pos> {
     let mut out: Vec<Pos> = threats::cells_making(board, side, Pattern::Three).to_vec();
     let with_our_replies = proof_holds_without_the_candidate(board.rule());

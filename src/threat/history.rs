@@ -2,19 +2,16 @@
 //! and which have refuted attacker threats, so far.
 //!
 //! The threat search orders the attacker's moves and the defender's replies by their
-//! shape; among moves of the same shape the order was the board's, so the nodes a proof
-//! took depended on the board's orientation (pub-free-win002: 579k to 1.53M over its
-//! eight, `solve --win-only`). A square that won (or refuted) in one line of play tends
-//! to do so in its neighbours, which differ by a few stones: tried first among its
-//! equals, it finds the proof (or the refutation) sooner. With the history win002 takes
-//! 785k to 876k. Shape still comes first: a killer reply tried before all others (the
-//! last refutation at its ply, the usual trick) found 99 of the 101 wins, in 28.5M nodes
-//! against 21.0M, more in 66 of them: counter-fours and strong blocks refute most lines,
-//! a killer rarely is one.
+//! shape; without a history, among moves of the same shape the order is the board's, so
+//! the nodes a proof takes depend on the board's orientation. A square that won (or refuted) in one line
+//! of play tends to do so in its neighbours, which differ by a few stones: tried first
+//! among its equals, it finds the proof (or the refutation) sooner. Shape still comes
+//! first: a killer reply tried before all others (the last refutation at its ply, the
+//! usual trick) costs more nodes, since counter-fours and strong blocks refute most
+//! lines, and a killer rarely is one.
 //!
 //! Under renju only in the root's resumable searches (see `Searcher::learns_history`):
-//! kept by every search there it lost in matches, though it took pub-renju-win026 from
-//! 249k-1.05M nodes over its orientations to 202k-263k.
+//! kept by every search there it matched worse.
 //!
 //! One history serves a search and its VCF sub-searches (whose attacker may be either
 //! side, hence one table per colour), and a resumed search carries it on through the

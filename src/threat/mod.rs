@@ -40,16 +40,7 @@ pub enum Level {
     Vct,
 }
 
-/// Attacker moves in one line (and threes in one line) of the threat searches at the
-/// root: the engine's, before and after its iterations, and `solve`'s, so that the
-/// probes judge with the engine's own reach. Deeper lines cost nodes in every three
-/// budget's pass before the win: black's win after match-standard-game-0078-ply10 then
-/// f8 took 760k nodes at 30, 350k at 20 (the check of f8 had 204 ms and missed it at
-/// 30). Over the eight orientations of every shared win puzzle (`solve --win-only`, 5M
-/// nodes), the same 96 wins in 16.42M nodes at 20 and 16.80M at 30; the opponent's wins
-/// after 908 wrong defences of the probe and puzzle positions (1M nodes), the same 905
-/// in 5.74M and 5.81M; the defences of their 227 defend positions, 933M nodes and 986M.
-pub const ROOT_DEPTH: u32 = 20;
+pub use crate::params::threat::ROOT_DEPTH;
 
 /// How far a resumed search ([`find_win_resumed`]) may go, if its limits let it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -184,10 +175,9 @@ pub fn find_win_resumed(
     }
     let mut searcher = search::Searcher::new(board, attacker, limits);
     searcher.phases = phases;
-    // Under renju too: the history lost there when the searches at the main search's
-    // nodes kept one as well, but these root searches are the long ones it speeds up:
-    // through the engine at 1 s per move, pub-renju-win026's eight orientations took
-    // 87-149 ms instead of 111-910 ms, and one of them was no longer missed.
+    // Under renju too: the history matched worse there when the searches at the main
+    // search's nodes kept one as well, but these root searches are the long ones it
+    // speeds up.
     searcher.learns_history = true;
     searcher.run_resumed(memo)
 }
@@ -200,7 +190,8 @@ fn has_any_threat(board: &Board, attacker: Color, level: Level) -> bool {
         || threats::has_four_points(board, attacker)
         || (level == Level::Vct
             && (board.pattern_count(attacker, Pattern::OpenThree) > 0
-                || (threats::CROSSING_THREES && board.pattern_count(attacker, Pattern::Three) > 1)))
+                || (crate::params::threat::CROSSING_THREES
+                    && board.pattern_count(attacker, Pattern::Three) > 1)))
 }
 
 #[cfg(test)]

@@ -28,6 +28,7 @@ use super::history::History;
 use super::threats::{self, five_point, five_stoppers, MoveShape};
 use super::{Level, Limits, Phases, ThreatStep, WinningSequence};
 use crate::board::{Board, Pos};
+use crate::params::threat::*;
 use crate::pattern::{Cell, Pattern};
 use crate::types::{Color, Rule};
 use smallvec::SmallVec;
@@ -36,96 +37,10 @@ use std::hash::{BuildHasherDefault, Hasher};
 use std::sync::atomic::Ordering;
 use std::time::Instant;
 
-/// How often (in nodes) the clock and the stop flag are read: cheap enough, and at
-/// ~1 µs per node the deadline is overshot by well under a millisecond.
-const CLOCK_CHECK_NODES: u64 = 256;
-/// Upper bound on attacker moves in one line, whatever the caller asks (keeps the stack
-/// and the reconstructed sequence bounded).
-const HARD_MAX_DEPTH: u32 = 64;
-/// Table entries kept before the table is cleared (bounds memory on long searches).
-const TT_MAX_ENTRIES: usize = 1 << 18;
-
 /// Whether threes must share a line with the previous attacker move (see `attack`).
 const DEPENDENCY: bool = false;
-/// Whether a move that threatens a VCF (rather than a straight four or a four-three)
-/// counts as a threat at VCT level (see `vcf_threat_replies`).
-const VCF_THREATS: bool = true;
-/// Nodes of the VCF sub-search that decides whether a move threatens a VCF. Most moves
-/// tried threaten none, and most VCFs are found within a few dozen nodes: on
-/// pub-free-win002 at 300 nodes, 270 of 2,353 probes found one (median 10 nodes, at most
-/// 232) and 736 ran to the cap. But which VCFs a small cap finds depends on the order
-/// the fours come in, so on the board's orientation: at 50, pub-free-win002 had its win
-/// (`solve --win-only`, 20M nodes) in six of its eight orientations (400k-806k nodes)
-/// and none in the other two (exhausted at 2.1M and 2.5M). At 200 all eight win
-/// (578k-1.53M), and over the eight orientations of every win puzzle the solver finds
-/// (96 searches at 5M nodes) 96 wins in 16.4M nodes, against 94 in 16.6M at 50 (18.2M at
-/// 100, 17.4M at 300). Deepening the probe over the VCF's length instead found only 88.
-/// Matches of 200 at 50 (1 s/move, 200 games each, `-j 2`): freestyle
-/// (`freestyle-15-240.txt`) 97-101-2, -6.9 Elo [-55.3, +41.1]; renju (`renju-15.txt`)
-/// 104-95-1, +15.6 [-32.4, +64.3]; standard (`standard-15.txt`) 108-92-0, +27.9
-/// [-20.2, +77.0]. No match shows a gain or a loss; pooled, 309-288-3.
-const VCF_THREAT_NODES: u64 = 200;
-/// Nodes of the VCF search that decides whether a defender stone in a wide window (renju,
-/// caro) kills a threatened VCF.
-const VCF_KILL_NODES: u64 = 300;
-/// Squares of a threatened VCF's proof kept at most; a larger proof is not used.
-const VCF_PROOF_SQUARES: usize = 256;
-
-/// Whether a defender VCF refutes a non-four threat at once (see `defender_has_vcf`),
-/// and the nodes of the VCF sub-search that decides it.
-const GLOBAL_REFUTATION: bool = true;
-const DEFENDER_VCF_NODES: u64 = 200;
-
-/// Whether an attacker node inside the tree tries the smaller three budgets first (see
-/// `attack`). Measured without quiet threats, on the shared puzzles' wins: pub-free-win009
-/// 280k -> 43k nodes, pub-renju-win026 found in 1.2M (not in 5M before), the others
-/// within a few percent either way.
-const INNER_DEEPENING: bool = true;
-
-/// Attacker moves (counted from the root) at which quiet threats — moves that make a
-/// four-three or four-four point without an open three of their own (see
-/// `threats::QUIET_THREATS`) — are tried. Deeper in the tree they multiply the moves of
-/// every failing line; near the root they cost little. With 3: black's win after
-/// h8k8h5i5i4l8m4h6g6j3 (standard; g8 makes e8 a four-three point) takes 193k nodes,
-/// pub-std-win019 64k (2.2M without quiet threats), pub-free-win008 162k. With no limit:
-/// 410k, 33k and 377k, and pub-std-win020 is found (1.8M; not within 5M with 3).
-const QUIET_THREAT_PLIES: u32 = 3;
-
-/// Attacker moves (counted from the root) at which closed threes are tried in the second
-/// phase (see `threats::CLOSED_THREE_THREATS`). pub-free-win002 (a mate in 29 whose third
-/// attacker move is a closed three): found in 400k nodes with 3 (`solve --win-only`),
-/// 492k with 4, 2.7M with no limit; with 2 the search ends without a win after 515k,
-/// without closed threes after 375k. The bench's VCT corpus: 38,949 nodes with 3, 31,155
-/// without, the same 153 wins.
-const CLOSED_THREE_PLIES: u32 = 3;
-
-/// The share (numerator, denominator) of a VCT search's node cap that its first phase
-/// (straight fours and four-threes, see `run_budget`) may use before the second (moves
-/// threatening a VCF) takes over. The engine's root searches have 1M nodes at 1 s per
-/// move. In the standard-rule self-play position match-standard-game-0007-ply7, white's
-/// win after i9 is a first-phase win of 502k nodes: at half (500k) it came in the second
-/// phase after 709k nodes (217 ms), past the 204 ms the check of i9 had, and i9 was
-/// played; at two thirds it takes 502k (162 ms), and the check refuted i9. At 1M nodes
-/// (`solve --win-only`): the 8 orientations of the shared win puzzles, 89 wins of 120 in
-/// 31.4M nodes against 88 in 31.8M; the 908 wrong defences of the probe and puzzle
-/// positions, the same 905 wins in 6.08M nodes against 5.74M. At three quarters: 89
-/// wins, and 904 of the 908. Match at 1 s per move, standard (`standard-15.txt`
-/// `--shuffle 3`), 200 games against half: 110-87-3, +40.1 Elo [-7.5, +89.3].
-const FIRST_PHASE_SHARE: (u64, u64) = (2, 3);
-
 /// Whether three-moves are ordered by the defender's reply count (see `order_threes`).
 const PREFER_FEW_REPLIES: bool = false;
-
-/// Whether the root tries first, at each three budget, the move whose refutation at the
-/// budget before took the most nodes (`Entry::hint`): the nearest to a win.
-/// pub-free-win002: 545k nodes without, 400k with.
-/// A budget searched over several time slices counts each root move's nodes over all of
-/// them (`Searcher::root_effort`). Counted per slice, the slice that finished the budget
-/// named the move it happened to search most of, most others being answered by the
-/// table: in the self-play position match1s-freestyle-game-0055-ply24 (a win of 993k
-/// nodes in one search) the engine's slices of 51, 222 and 204 ms stopped after 1.9M
-/// nodes without it, and with the counts carried over they find it.
-const ROOT_HINT: bool = true;
 
 /// Under caro a stone beside a five point can stop the five too (at a run end it makes
 /// the five a blocked one), and one beside a straight-four point can spoil the four: so
@@ -412,9 +327,8 @@ impl Memo {
 /// `defence`), kept to order the next search's moves: at each attacker node, the move
 /// that won at the matching node of the other root (the same stones placed on top of
 /// it) is tried first, at the budget that won there. When the other root's proof still
-/// holds, the search walks it instead of searching its failing lines again: in the
-/// standard-rule position `j8j9h11i8h10h7k10`, where one white move of 43 holds, the
-/// 42 refutations came to a few thousand nodes each instead of tens of thousands.
+/// holds, the search walks it instead of searching its failing lines again, far more
+/// cheaply than a search of its own.
 /// It orders moves only and proves nothing by itself, so the search stays as sound as
 /// without it.
 pub struct NearbyProof {
@@ -427,11 +341,6 @@ pub struct NearbyProof {
     phase: usize,
     threes: u32,
 }
-
-/// Nodes a search that follows a nearby proof may take (see [`follow_nearby_proof`]):
-/// where the proof still holds, following it took a few hundred to a few thousand nodes
-/// in `j8j9h11i8h10h7k10` (see [`NearbyProof`]).
-const NEARBY_PROOF_NODES: u64 = 4096;
 
 /// Follows `proof`, a win from a nearby root, from the root on `board` (see
 /// [`NearbyProof`]), within `limits` and at most `NEARBY_PROOF_NODES`. On a win, returns
@@ -583,15 +492,9 @@ pub struct Searcher<'b, 'l> {
     /// hint (see [`ROOT_HINT`]).
     root_effort: Vec<(Pos, u64)>,
     /// Whether the search keeps a history to order its moves by (see [`History`]): by
-    /// default not under renju, where it lost in matches; there the order stays the
-    /// board's. At 1 s per move, 200 games each against the board's order: freestyle
-    /// 99-94-7 (+8.7 Elo [-38.8, +56.5]), and with the wider defence candidates of
-    /// `defence::disturbers` 104-91-5 (+22.6 [-24.9, +71.0]); standard 104-87-9 (+29.6
-    /// [-17.4, +77.7]) and 98-96-6 (+3.5 [-44.2, +51.3]), but with those candidates
-    /// 83-110-7 (-47.2 [-96.1, -0.1]), which are not used under standard; renju 90-109-1
-    /// (-33.1 [-82.3, +14.8]) and again 90-110-0 (-34.9 [-84.3, +13.2]). The root's own
-    /// searches turn it on under every rule (see `find_win_resumed`): under renju, with
-    /// the history there only, 109-89-2 (+34.9 [-12.9, +84.0]).
+    /// default not under renju, where it matched worse; there the order stays the
+    /// board's. The root's own searches turn it on under every rule (see
+    /// `find_win_resumed`).
     pub(super) learns_history: bool,
     /// A proof from a nearby root that orders the moves (see [`NearbyProof`]), and the
     /// XOR of the two roots' hashes.
@@ -936,12 +839,12 @@ impl<'b, 'l> Searcher<'b, 'l> {
             if threes == 0
                 && self.limits.level == Level::Vct
                 && (self.board.pattern_count(self.attacker, Pattern::OpenThree) > 0
-                    || (threats::CROSSING_THREES
+                    || (CROSSING_THREES
                         && self.board.pattern_count(self.attacker, Pattern::Three) > 1)
-                    || (threats::CLOSED_THREE_THREATS
+                    || (CLOSED_THREE_THREATS
                         && closed_threes
                         && self.board.pattern_count(self.attacker, Pattern::Three) > 0)
-                    || (threats::QUIET_THREATS
+                    || (QUIET_THREATS
                         && ply < QUIET_THREAT_PLIES
                         && matches!(self.board.rule(), Rule::Freestyle | Rule::Standard)
                         && threats::has_four_points(self.board, self.attacker)))
@@ -1295,11 +1198,8 @@ impl<'b, 'l> Searcher<'b, 'l> {
     /// its proof: `None` when it has none within `max_nodes`.
     ///
     /// Each sub-search has a fresh table. One table shared by all of them (a VCF's
-    /// result is a fact of the position alone) saved nodes but not time: pub-free-win002
-    /// (one orientation) took 1.34M nodes instead of 1.53M, yet the 120 win puzzles in
-    /// all 8 orientations took 39 s instead of 33 s (`solve --win-only --nodes 5000000`),
-    /// the large table's cache misses costing more than the nodes saved; capped at 4096
-    /// entries, 33 s again and 2% fewer nodes.
+    /// result is a fact of the position alone) saves nodes but not time: the large
+    /// table's cache misses cost more than the nodes saved.
     fn vcf_proof(&mut self, max_nodes: u64) -> Option<Vec<ProofSquare>> {
         let limits = Limits {
             level: Level::Vcf,
@@ -1333,8 +1233,8 @@ impl<'b, 'l> Searcher<'b, 'l> {
     /// attacker's fours are searched after every reply, so the tree refutes such a stone
     /// with the VCF itself (and keeps the proof in its table for the next budgets), and a
     /// line the defender refutes with an earlier reply never pays for the later ones.
-    /// Testing every stone with a VCF search of its own first cost more: pub-free-win002
-    /// 622k nodes that way, 400k this way. Under renju and caro the window spans whole
+    /// Testing every stone with a VCF search of its own first costs more. Under renju
+    /// and caro the window spans whole
     /// lines, so each stone is tested that way, and one whose test runs out of nodes
     /// counts as a reply (more replies can only make a proof harder).
     fn vcf_threat_replies(&mut self) -> Option<Replies> {

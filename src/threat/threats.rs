@@ -15,6 +15,9 @@
 //! with `rules::is_forbidden`).
 
 use crate::board::{reach_of, Board, Pos};
+use crate::params::threat::{
+    CLOSED_THREE_THREATS, CROSSING_THREES, FOUR_THREE_THREATS, QUIET_THREATS,
+};
 use crate::pattern::Pattern;
 use crate::rules;
 use crate::types::{Color, Coord, Rule};
@@ -504,25 +507,17 @@ pub fn attacker_moves(
     }
 }
 
-/// Whether a move that makes neither a four nor an open three, but turns another cell
-/// into a four-three or four-four point, is tried as a threat (at VCT level). Such a
-/// move is as strong as a three — the point wins unless answered — and Allis's threat
-/// list has no name for it: `X X X [.] o` plus an open two crossing the five point, or
-/// two closed threes whose four points meet. Found by trial from the cells where the
-/// attacker already makes an open three or a four (see `quiet_threats`).
+/// Adds to `out` the quiet moves that make a new sure win point (see [`QUIET_THREATS`]):
+/// moves that make neither a four nor an open three, but turn another cell into a
+/// four-three or four-four point. Such a move is as strong as a three — the point wins
+/// unless answered — and Allis's threat list has no name for it: `X X X [.] o` plus an
+/// open two crossing the five point, or two closed threes whose four points meet. Found
+/// by trial from the cells where the attacker already makes an open three or a four.
 ///
 /// Only under freestyle and standard, where the replies to a four-three point are read
 /// from a narrow window (see `three_stopper_candidates`): under renju and caro the wide
-/// window and, under renju, the forbidden-point test of every reply made VCT calls two
-/// to ten times slower per node, and no renju puzzle of the shared suite needed them.
-pub const QUIET_THREATS: bool = true;
-
-/// Whether a move that makes a closed three (and nothing stronger) is tried as a threat
-/// in the search's second phase, where a move threatening a VCF counts as one: the
-/// closed three's four may be the first move of that VCF.
-pub const CLOSED_THREE_THREATS: bool = true;
-
-/// Adds to `out` the quiet moves that make a new sure win point (see [`QUIET_THREATS`]).
+/// window and, under renju, the forbidden-point test of every reply make VCT calls
+/// several times slower per node.
 ///
 /// A stone changes the patterns of the cells on its four lines only, one line each, so
 /// a new four-three or four-four point `q` has one line that the move upgraded — from
@@ -584,11 +579,6 @@ fn quiet_threats(board: &mut Board, anchors: &[Pos], color: Color, out: &mut Vec
     }
 }
 
-/// Whether a move making closed threes on two lines is tried as a threat: it can
-/// create a double-four or four-three point where the lines cross (the search keeps it
-/// only if it does).
-pub const CROSSING_THREES: bool = true;
-
 /// The empty cells where `color` makes `least` or better on some line, row by row.
 pub fn cells_making(board: &Board, color: Color, least: Pattern) -> SmallVec<[Pos; 16]> {
     let mut out = SmallVec::new();
@@ -639,10 +629,6 @@ pub fn sure_win_points(board: &mut Board, color: Color, out: &mut SmallVec<[Pos;
     }
     out.extend_from_slice(&four_threes);
 }
-
-/// Whether a four-three point counts as a threat (a three-move that creates only a
-/// four-three point is then searched as a threat, with the wider reply window below).
-pub const FOUR_THREE_THREATS: bool = true;
 
 /// Whether the empty cell `q` stays a five, straight-four or double-four point of
 /// `attacker` with a stone of the opponent on the empty cell `c`, read from `q`'s line
