@@ -489,9 +489,6 @@ impl Board {
     pub fn move_count(&self) -> usize {
         self.history.len()
     }
-    pub fn stone_count(&self, color: Color) -> usize {
-        self.stone_counts[color.index()]
-    }
     pub fn is_full(&self) -> bool {
         self.history.len() == self.width * self.height
     }

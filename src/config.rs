@@ -376,10 +376,6 @@ impl Config {
         self.ranged(key, range, default)
     }
 
-    pub fn get_i64_in(&self, key: &str, range: RangeInclusive<i64>, default: i64) -> i64 {
-        self.ranged(key, range, default)
-    }
-
     pub fn get_f64_in(&self, key: &str, range: RangeInclusive<f64>, default: f64) -> f64 {
         self.ranged(key, range, default)
     }
@@ -430,11 +426,6 @@ impl Config {
         if let Ok(mut warnings) = self.warnings.lock() {
             warnings.push(warning);
         }
-    }
-
-    /// Whether warnings are waiting to be reported.
-    pub fn has_warnings(&self) -> bool {
-        !self.pending().is_empty()
     }
 
     fn pending(&self) -> Vec<String> {

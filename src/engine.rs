@@ -330,18 +330,6 @@ impl Engine {
         Ok(board.coord(best))
     }
 
-    /// Searches and plays the chosen move: the reply to `BEGIN`, `TURN` and `BOARD`.
-    pub fn think_and_play(
-        &mut self,
-        started: Instant,
-        stop: &AtomicBool,
-        report: &mut dyn FnMut(&SearchEvent),
-    ) -> Result<Coord, EngineError> {
-        let c = self.think(started, stop, report)?;
-        self.play(c)?;
-        Ok(c)
-    }
-
     /// The book's move for the position, unless the position has a forced result (a win
     /// to take or one to stop), which only the search may answer, or the book move hands
     /// the opponent a forced win. The checks may use shares of the move's optimum time

@@ -37,11 +37,6 @@ use std::hash::{BuildHasherDefault, Hasher};
 use std::sync::atomic::Ordering;
 use std::time::Instant;
 
-/// Whether threes must share a line with the previous attacker move (see `attack`).
-const DEPENDENCY: bool = false;
-/// Whether three-moves are ordered by the defender's reply count (see `order_threes`).
-const PREFER_FEW_REPLIES: bool = false;
-
 /// Under caro a stone beside a five point can stop the five too (at a run end it makes
 /// the five a blocked one), and one beside a straight-four point can spoil the four: so
 /// the proof also needs every empty cell within reach along each line where `p` makes a
@@ -694,7 +689,7 @@ impl<'b, 'l> Searcher<'b, 'l> {
                     // A new budget: only a budget an earlier search stopped in carries on.
                     self.root_effort.clear();
                 }
-                if self.attack(0, threes, Pos::NONE) {
+                if self.attack(0, threes) {
                     return Some(threes);
                 }
                 // A resumed level meets the earlier search's failures in the table, and
@@ -753,18 +748,13 @@ impl<'b, 'l> Searcher<'b, 'l> {
         attack_key(self.board.hash(), self.attacker)
     }
 
-    /// Attacker to move, `ply` attacker moves made, `threes` three-moves still allowed,
-    /// `last` the attacker's previous move (`Pos::NONE` at the root).
+    /// Attacker to move, `ply` attacker moves made, `threes` three-moves still allowed.
     /// True when the attacker wins against every defence.
-    ///
-    /// Allis's dependency rule, as a pruning heuristic: a new three must share a line
-    /// (within four cells) with the previous attacker move. Fours are always allowed —
-    /// they are forced and cheap — and they let independent threats combine.
     ///
     /// Inside the tree (not at the root, which deepens by itself), the smaller budgets are
     /// tried first: a short win in one reply's line is then found before the full budget
     /// is spent on its failing threes.
-    fn attack(&mut self, ply: u32, threes: u32, last: Pos) -> bool {
+    fn attack(&mut self, ply: u32, threes: u32) -> bool {
         if INNER_DEEPENING && ply > 0 && threes >= 2 {
             // Cheaper wins first: each smaller budget is tried before the full one,
             // from the first one the table does not already decide.
@@ -780,7 +770,7 @@ impl<'b, 'l> Searcher<'b, 'l> {
                 from = from.max(b);
             }
             for b in from..threes {
-                if self.attack_at(ply, b, last) {
+                if self.attack_at(ply, b) {
                     return true;
                 }
                 if self.aborted {
@@ -788,11 +778,11 @@ impl<'b, 'l> Searcher<'b, 'l> {
                 }
             }
         }
-        self.attack_at(ply, threes, last)
+        self.attack_at(ply, threes)
     }
 
     /// [`Self::attack`] at exactly this three budget.
-    fn attack_at(&mut self, ply: u32, threes: u32, last: Pos) -> bool {
+    fn attack_at(&mut self, ply: u32, threes: u32) -> bool {
         if self.out_of_budget() {
             return false;
         }
@@ -860,17 +850,6 @@ impl<'b, 'l> Searcher<'b, 'l> {
                 closed_threes,
                 &mut moves,
             );
-            if DEPENDENCY && !last.is_none() {
-                let board = &*self.board;
-                let attacker = self.attacker;
-                moves.retain(|&(_, m)| {
-                    MoveShape::of(board, m, attacker).is_four()
-                        || threats::shares_line(board, m, last)
-                });
-            }
-            if threes > 0 && PREFER_FEW_REPLIES {
-                self.order_threes(&mut moves);
-            }
         }
         // Among moves of equal shape, the squares that won most often so far (see
         // [`History`]).
@@ -911,7 +890,7 @@ impl<'b, 'l> Searcher<'b, 'l> {
                 let cost = three_cost(must_block);
                 match self.three_replies() {
                     Some(replies) if !self.out_of_budget() => {
-                        self.defend_moves(ply + 1, threes - cost, replies, m)
+                        self.defend_moves(ply + 1, threes - cost, replies)
                     }
                     _ => false,
                 }
@@ -964,45 +943,6 @@ impl<'b, 'l> Searcher<'b, 'l> {
                 nodes
             }
         }
-    }
-
-    /// Allis's "prefer the two-reply three": orders the three-moves by how many replies
-    /// the defender would have (fewest first; fours keep their place in front) and drops
-    /// the ones that leave no sure win point (they threaten nothing).
-    fn order_threes(&mut self, moves: &mut Vec<(i32, Pos)>) {
-        let attacker = self.attacker;
-        let mut i = 0;
-        while i < moves.len() {
-            let m = moves[i].1;
-            if MoveShape::of(self.board, m, attacker).is_four() {
-                moves[i].0 = i32::MAX; // fours first, in their order
-                i += 1;
-                continue;
-            }
-            self.board.place(m, attacker);
-            let mut points = SmallVec::<[Pos; 8]>::new();
-            threats::sure_win_points(self.board, attacker, &mut points);
-            let replies = if points.is_empty() {
-                None
-            } else {
-                match self.replies(Some(&points), m) {
-                    Replies::DefenderWins => None,
-                    Replies::Unstoppable => Some(0),
-                    Replies::Moves(r) => Some(r.len() as i32),
-                }
-            };
-            self.board.undo();
-            match replies {
-                None => {
-                    moves.remove(i);
-                }
-                Some(n) => {
-                    moves[i].0 = 1000 - n * 10 + moves[i].0.min(9);
-                    i += 1;
-                }
-            }
-        }
-        moves.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
     }
 
     fn store(&mut self, win: bool, threes: u32, best: Pos) -> bool {
@@ -1135,7 +1075,7 @@ impl<'b, 'l> Searcher<'b, 'l> {
             return false;
         }
         let replies = self.replies(points, last);
-        self.defend_moves(ply, threes, replies, last)
+        self.defend_moves(ply, threes, replies)
     }
 
     /// After an attacker move that is not a four: the defender's replies, or `None` when
@@ -1298,14 +1238,14 @@ impl<'b, 'l> Searcher<'b, 'l> {
     }
 
     /// Tries every reply; true when the attacker wins after each.
-    fn defend_moves(&mut self, ply: u32, threes: u32, replies: Replies, last: Pos) -> bool {
+    fn defend_moves(&mut self, ply: u32, threes: u32, replies: Replies) -> bool {
         match replies {
             Replies::DefenderWins => false,
             Replies::Unstoppable => true,
             Replies::Moves(moves) => {
                 for r in moves {
                     self.board.place(r, self.defender);
-                    let won = self.attack(ply, threes, last);
+                    let won = self.attack(ply, threes);
                     self.board.undo();
                     if !won {
                         if !self.aborted && self.learns_history {
@@ -1330,7 +1270,7 @@ impl<'b, 'l> Searcher<'b, 'l> {
         if let Some(best) = stored(&self.tt, self.key()) {
             return Some(best);
         }
-        if !self.attack(0, threes, Pos::NONE) {
+        if !self.attack(0, threes) {
             return None;
         }
         stored(&self.tt, self.key())

@@ -918,15 +918,6 @@ fn line_dir(dx: i32, dy: i32) -> usize {
     }
 }
 
-/// Whether `a` and `b` lie on one line (row, column or diagonal) at most four cells
-/// apart: a stone on `b` can then be part of the same five as one on `a`.
-pub fn shares_line(board: &Board, a: Pos, b: Pos) -> bool {
-    let (ca, cb) = (board.coord(a), board.coord(b));
-    let (dx, dy) = (ca.x - cb.x, ca.y - cb.y);
-    let aligned = dx == 0 || dy == 0 || dx == dy || dx == -dy;
-    aligned && dx.abs().max(dy.abs()) <= 4
-}
-
 /// Whether `color` has any cell that makes a four (a cheap counter test).
 #[inline]
 pub fn has_four_points(board: &Board, color: Color) -> bool {
