@@ -131,6 +131,15 @@ pub mod engine {
     /// Depth of the search that chooses a colour in swap2: even, as the opening lists'
     /// balance is measured, so that the static value's tempo bias cancels out.
     pub const SWAP2_CHOICE_DEPTH: i32 = 6;
+    /// Threat-search nodes of each check of the book gate for a forced result: it runs at
+    /// every book lookup, so it stays cheap (milliseconds on an opening position).
+    pub const BOOK_GATE_NODES: u64 = 20_000;
+    /// Threat-search nodes of the book gate's check for the opponent's win after the book
+    /// move: a complete threat sequence to find, not a quick look; the clock bounds it first.
+    pub const BOOK_REPLY_GATE_NODES: u64 = 1_000_000;
+    /// Attacker moves in one line of the book gate's threat searches: the book's own check
+    /// uses the same, so the gate agrees with the book's builder.
+    pub const BOOK_GATE_DEPTH: u32 = 30;
 }
 
 /// The threat-space search (`threat`).

@@ -10,9 +10,8 @@ pub mod reader;
 
 use crate::engine::{Engine, EngineError, Owner, Swap2Reply};
 use crate::eval::Value;
-use crate::rules;
 use crate::search::{SearchEvent, SearchReport};
-use crate::types::{Coord, Rule};
+use crate::types::Coord;
 use command::{
     is_done, looks_like_command, parse_command, parse_coord, parse_stone_line, Command, ParseError,
 };
@@ -100,8 +99,8 @@ impl<W: Write> Session<W> {
 
     /// `handle`, surviving a bug: a panic anywhere in a command (the swap2 search, a
     /// position check) must not end the process, which would lose every game to come.
-    /// The command gets one `ERROR` instead of its reply. (A move search has its own
-    /// guard that still plays a move.)
+    /// The command gets one `ERROR` instead of its reply. (The engine guards the choice
+    /// of a move itself, and still plays one.)
     fn handle_guarded(&mut self, cmd: Command, line: &Line) {
         if catch_unwind(AssertUnwindSafe(|| self.handle(&cmd, line))).is_err() {
             log::error!("panic while handling {cmd:?}");
@@ -184,21 +183,31 @@ impl<W: Write> Session<W> {
     /// `YXNBEST n`: searches the `n` best moves of the position (Yixin-Board's analysis),
     /// reports their lines and prints the best move without playing it.
     fn analysis_reply(&mut self, lines: usize, line: &Line) {
-        let searched = self.guarded_search(line, |engine, stop, report| {
+        let analysed = self.search(line, |engine, stop, report| {
             engine.analyse(lines, line.read_at, stop, report)
         });
-        match searched {
-            Ok(Ok(c)) => self.out.line(&format!("{},{}", c.x, c.y)),
-            Ok(Err(e)) => self.out.error(&e.to_string()),
-            Err(_) => self
-                .out
-                .error("internal error: the analysis search panicked"),
+        match analysed {
+            Ok(c) => self.out.line(&format!("{},{}", c.x, c.y)),
+            Err(e) => self.out.error(&e.to_string()),
         }
     }
 
-    /// Runs a search for the command read as `line`, reporting as it goes (realtime lines
-    /// when `show_detail` asks), with a panic caught rather than ending the process.
-    fn guarded_search(
+    /// Our move for the command read as `line`: the engine chooses a legal move and
+    /// plays it; the protocol prints it.
+    fn move_reply(&mut self, line: &Line) {
+        let chosen = self.search(line, |engine, stop, report| {
+            engine.choose_move(line.read_at, stop, report)
+        });
+        match chosen {
+            Ok(c) => self.out.line(&format!("{},{}", c.x, c.y)),
+            Err(e) => self.out.error(&e.to_string()),
+        }
+    }
+
+    /// Runs a search of the engine for the command read as `line`, with the stop flag
+    /// armed for it, printing what the search reports as it goes (realtime lines when
+    /// `show_detail` asks).
+    fn search(
         &mut self,
         line: &Line,
         search: impl FnOnce(
@@ -206,62 +215,14 @@ impl<W: Write> Session<W> {
             &AtomicBool,
             &mut dyn FnMut(&SearchEvent),
         ) -> Result<Coord, EngineError>,
-    ) -> std::thread::Result<Result<Coord, EngineError>> {
+    ) -> Result<Coord, EngineError> {
         self.signals.arm_for(line.stops_before);
         let realtime = self.engine.settings().show_detail;
         let out = &mut self.out;
-        let engine = &mut self.engine;
         let stop = &self.signals.stop;
-        catch_unwind(AssertUnwindSafe(|| {
-            search(engine, stop, &mut |event: &SearchEvent| {
-                report_event(out, event, realtime)
-            })
-        }))
-    }
-
-    /// Searches, plays and prints our move for the command read as `line`.
-    fn move_reply(&mut self, line: &Line) {
-        if self.engine.board().is_none() {
-            self.out.error("no board: send START first");
-            return;
-        }
-        let searched = self.guarded_search(line, |engine, stop, report| {
-            engine.think(line.read_at, stop, report)
-        });
-        // A bug in the search must not cost the game: an illegal reply (occupied,
-        // off-board, a renju foul) or none at all loses it, any legal cell may not.
-        let choice = match searched {
-            Ok(Ok(c)) if self.is_legal(c) => Ok(c),
-            Ok(Ok(c)) => self.fallback_move(&format!("the search chose the illegal move {c}")),
-            Ok(Err(e)) => Err(e.to_string()),
-            Err(_) => self.fallback_move("the search panicked"),
-        };
-        match choice.and_then(|c| self.engine.play(c).map(|_| c).map_err(|e| e.to_string())) {
-            Ok(c) => self.out.line(&format!("{},{}", c.x, c.y)),
-            Err(e) => self.out.error(&e),
-        }
-    }
-
-    /// Whether the side to move may play `c` (empty, on the board, not a renju foul).
-    fn is_legal(&self, c: Coord) -> bool {
-        let Some(b) = self.engine.board() else {
-            return false;
-        };
-        b.pos(c)
-            .is_some_and(|p| rules::is_legal_for(&mut b.clone(), p, b.side_to_move()))
-    }
-
-    /// The legal cell nearest the centre (an empty one if every empty cell is a foul),
-    /// played because of the bug `what`. The bug is logged and shown in a `MESSAGE`, so
-    /// a fallback move never goes unnoticed (the protocol tests fail on it).
-    fn fallback_move(&mut self, what: &str) -> Result<Coord, String> {
-        log::error!("{what}; playing a fallback move");
-        self.out
-            .message(&format!("internal error: {what}; playing a fallback move"));
-        let b = self.engine.board().ok_or("no board: send START first")?;
-        crate::movegen::nearest_to_centre(b)
-            .map(|p| b.coord(p))
-            .ok_or_else(|| "internal error and no empty cell".to_string())
+        search(&mut self.engine, stop, &mut |event: &SearchEvent| {
+            report_event(out, event, realtime)
+        })
     }
 
     /// Reads a `BOARD`/`YXBOARD` block and sets the position. Returns whether it did;
@@ -342,45 +303,13 @@ impl<W: Write> Session<W> {
         None
     }
 
+    /// `INFO key value`: the engine's settings read and check the value; a problem, or a
+    /// note on what the value implies, is reported before the next reply.
     fn info(&mut self, key: &str, value: &str) {
-        if key.is_empty() {
-            self.notes.push("ignored INFO without a key".to_string());
-            return;
-        }
-        let number = value.trim().parse::<i64>();
-        let mut bad = |what: &str| {
-            self.notes
-                .push(format!("ignored INFO {key} '{value}': {what}"))
-        };
-        let settings = self.engine.settings_mut();
-        match (key, number) {
-            ("timeout_turn", Ok(v)) if v >= 0 => settings.timeout_turn = v as u64,
-            ("timeout_match", Ok(v)) if v >= 0 => settings.timeout_match = v as u64,
-            ("time_left", Ok(v)) => settings.time_left = Some(v),
-            ("max_memory", Ok(v)) if v >= 0 => settings.max_memory = v as u64,
-            ("game_type", Ok(v)) => settings.game_type = v,
-            ("thread_num", Ok(v)) if v >= 1 => settings.thread_num = v as usize,
-            ("hash_size", Ok(v)) if v >= 0 => settings.hash_size_kb = v as u64,
-            ("max_depth", Ok(v)) => settings.max_depth = (v > 0).then_some(v.min(1000) as u32),
-            ("max_node", Ok(v)) => settings.max_node = (v > 0).then_some(v as u64),
-            ("show_detail", Ok(v)) => settings.show_detail = v != 0,
-            ("pondering", Ok(_)) => {} // no pondering: GomocupJudge suspends us between moves
-            ("rule", Ok(v)) => self.engine.set_rule(Rule::from_info(v)),
-            ("folder", _) => {
-                settings.folder = Some(value.to_string());
-                if let Some(warning) = crate::logging::use_info_folder(std::path::Path::new(value))
-                {
-                    self.notes.push(warning);
-                }
-            }
-            ("evaluate", _) => {} // debug only: never answered on stdout
-            (
-                "timeout_turn" | "timeout_match" | "time_left" | "max_memory" | "game_type"
-                | "thread_num" | "hash_size" | "max_depth" | "max_node" | "show_detail"
-                | "pondering" | "rule",
-                _,
-            ) => bad("not a valid number"),
-            _ => {} // unknown keys are ignored, as the protocol asks
+        match self.engine.apply_info(key, value) {
+            Ok(None) => {}
+            Ok(Some(note)) => self.notes.push(note),
+            Err(problem) => self.notes.push(problem.to_string()),
         }
     }
 }

@@ -4,61 +4,34 @@
 //! protocol turns commands into calls here and prints what comes back; nothing in here
 //! prints. Every method that changes the position either succeeds completely or leaves
 //! the engine exactly as it was and returns an error.
+//!
+//! Choosing our move is the engine's whole job, from the position to a legal move
+//! played on its board ([`Engine::choose_move`]): the opening book behind its threat
+//! gate (`book_gate`), else the search under the move's time manager, then a legality
+//! check with a fallback move should a bug choose badly.
+//!
+//! Files: this one (the facade: position commands, move choice, time limits, table
+//! size), `settings` (the `INFO` values), `book_gate`, `swap2`.
+
+mod book_gate;
+mod settings;
+mod swap2;
+
+pub use settings::{Applied, InfoProblem, Settings};
 
 use crate::board::{Board, BoardError};
 use crate::book::{self, Book, BookMove};
 use crate::config::Config;
-use crate::params::engine::SWAP2_CHOICE_DEPTH;
 use crate::params::plan::{BOOK_CHECK_SHARE_OF_OPTIMUM, BOOK_REPLY_CHECK_SHARE_OF_OPTIMUM};
 use crate::rules;
 use crate::search::{self, SearchEvent, SearchLimits};
 use crate::time::{Budget, Clock, GameProgress, SystemClock, TimeControl, TimeManager, TimeParams};
 use crate::types::{Color, Coord, Rule};
+use book_gate::GateLimits;
 use std::fmt;
+use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
-
-/// Values set by `INFO` (PROTOCOL.md §3). Times in milliseconds, memory in bytes.
-#[derive(Clone, Debug)]
-pub struct Settings {
-    /// Per-move limit; 0 = play as fast as possible.
-    pub timeout_turn: u64,
-    /// Per-game limit; 0 = unlimited.
-    pub timeout_match: u64,
-    /// Match time left, sent before every move; may be negative. `None` until sent.
-    pub time_left: Option<i64>,
-    /// Whole-process memory limit; 0 = none.
-    pub max_memory: u64,
-    pub rule: Rule,
-    pub game_type: i64,
-    pub thread_num: usize,
-    /// Transposition table size in KiB asked by `INFO hash_size` (Yixin); 0 = automatic.
-    pub hash_size_kb: u64,
-    pub max_depth: Option<u32>,
-    pub max_node: Option<u64>,
-    pub show_detail: bool,
-    pub folder: Option<String>,
-}
-
-impl Default for Settings {
-    fn default() -> Settings {
-        Settings {
-            // Piskvork's defaults when a manager sends nothing.
-            timeout_turn: 30_000,
-            timeout_match: 0,
-            time_left: None,
-            max_memory: 0,
-            rule: Rule::Freestyle,
-            game_type: 1,
-            thread_num: 1,
-            hash_size_kb: 0,
-            max_depth: None,
-            max_node: None,
-            show_detail: false,
-            folder: None,
-        }
-    }
-}
 
 /// Whose stone a `BOARD` line describes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -83,6 +56,8 @@ pub enum EngineError {
     BoardFull,
     /// A `SWAP2BOARD` with a stone count other than 0, 3 or 5.
     BadSwap2Count(usize),
+    /// A bug the engine could not cover (it is logged too).
+    Internal(String),
 }
 
 impl fmt::Display for EngineError {
@@ -97,6 +72,7 @@ impl fmt::Display for EngineError {
             EngineError::NothingToTakeBack(c) => write!(f, "no stone at {c} to take back"),
             EngineError::BoardFull => write!(f, "the board is full"),
             EngineError::BadSwap2Count(n) => write!(f, "SWAP2BOARD needs 0, 3 or 5 stones, got {n}"),
+            EngineError::Internal(what) => write!(f, "internal error: {what}"),
         }
     }
 }
@@ -172,9 +148,28 @@ impl Engine {
         &self.settings
     }
 
-    /// Settings that take effect at the next search. For the rule use `set_rule`.
+    /// Settings that take effect at the next search, for tools and tests that set them
+    /// directly. For the rule use `set_rule`; the protocol uses [`Self::apply_info`].
     pub fn settings_mut(&mut self) -> &mut Settings {
         &mut self.settings
+    }
+
+    /// `INFO key value`: the setting `key` names takes the value (see
+    /// [`Settings::apply`]), with what it implies: a new rule rebuilds the board under
+    /// it, a folder moves the log there. Returns a note for the user when the value was
+    /// taken but something it implies failed.
+    pub fn apply_info(&mut self, key: &str, value: &str) -> Result<Option<String>, InfoProblem> {
+        if self.settings.apply(key, value)? != Applied::Set {
+            return Ok(None);
+        }
+        match key {
+            "rule" => {
+                self.set_rule(self.settings.rule);
+                Ok(None)
+            }
+            "folder" => Ok(crate::logging::use_info_folder(std::path::Path::new(value))),
+            _ => Ok(None),
+        }
     }
 
     pub fn board(&self) -> Option<&Board> {
@@ -272,6 +267,57 @@ impl Engine {
         Ok(())
     }
 
+    /// Chooses our move in the position and plays it: the reply to `BEGIN`, `TURN` and
+    /// `BOARD`. The book (behind its gate) or the search chooses ([`Self::think`]); a
+    /// choice that is not legal, or a panic while choosing, is a bug, and the legal cell
+    /// nearest the centre is played instead, with a note through `report` (`internal
+    /// error: …`) and in the log, so a fallback move never goes unnoticed. An illegal
+    /// reply or none at all loses the game; any legal cell may not.
+    pub fn choose_move(
+        &mut self,
+        started: Instant,
+        stop: &AtomicBool,
+        report: &mut dyn FnMut(&SearchEvent),
+    ) -> Result<Coord, EngineError> {
+        let thought = catch_unwind(AssertUnwindSafe(|| self.think(started, stop, &mut *report)));
+        let choice = match thought {
+            Ok(Ok(c)) if self.is_legal(c) => c,
+            Ok(Ok(c)) => {
+                self.fallback_move(&format!("the search chose the illegal move {c}"), report)?
+            }
+            Ok(Err(e)) => return Err(e),
+            Err(_) => self.fallback_move("the search panicked", report)?,
+        };
+        self.play(choice)?;
+        Ok(choice)
+    }
+
+    /// Whether the side to move may play `c` (empty, on the board, not a renju foul).
+    fn is_legal(&self, c: Coord) -> bool {
+        let Some(b) = self.board.as_ref() else {
+            return false;
+        };
+        b.pos(c)
+            .is_some_and(|p| rules::is_legal_for(&mut b.clone(), p, b.side_to_move()))
+    }
+
+    /// The legal cell nearest the centre (an empty one if every empty cell is a foul),
+    /// played because of the bug `what`.
+    fn fallback_move(
+        &self,
+        what: &str,
+        report: &mut dyn FnMut(&SearchEvent),
+    ) -> Result<Coord, EngineError> {
+        log::error!("{what}; playing a fallback move");
+        report(&SearchEvent::Note(format!(
+            "internal error: {what}; playing a fallback move"
+        )));
+        let b = self.board.as_ref().ok_or(EngineError::NoBoard)?;
+        crate::movegen::nearest_to_centre(b)
+            .map(|p| b.coord(p))
+            .ok_or_else(|| EngineError::Internal(format!("{what}, and no empty cell")))
+    }
+
     /// Searches the position for the side to move and returns the chosen move without
     /// playing it. `started` is when the move command was read: the turn clock runs from
     /// there. `stop` ends the search early (YXSTOP/STOP/END) with the best move so far.
@@ -285,7 +331,8 @@ impl Engine {
     }
 
     /// `YXNBEST n`: searches the `n` best moves of the position (each iteration reports
-    /// their lines) and returns the best, without playing it.
+    /// their lines) and returns the best, without playing it. A panic in the search is
+    /// an error, not the end of the process.
     pub fn analyse(
         &mut self,
         lines: usize,
@@ -293,7 +340,15 @@ impl Engine {
         stop: &AtomicBool,
         report: &mut dyn FnMut(&SearchEvent),
     ) -> Result<Coord, EngineError> {
-        self.search_lines(lines.max(1), started, stop, report)
+        catch_unwind(AssertUnwindSafe(|| {
+            self.search_lines(lines.max(1), started, stop, report)
+        }))
+        .unwrap_or_else(|_| {
+            log::error!("the analysis search panicked");
+            Err(EngineError::Internal(
+                "the analysis search panicked".to_string(),
+            ))
+        })
     }
 
     fn search_lines(
@@ -307,9 +362,10 @@ impl Engine {
         if board.is_full() {
             return Err(EngineError::BoardFull);
         }
+        let mut limits = self.limits_for(board, started, 1.0);
         // A book move answers a one-line request; an analysis of several lines searches.
         if multi_pv == 1 {
-            if let Some(m) = self.book_move(board, started) {
+            if let Some(m) = self.book_move(board, limits.time.as_ref(), started, stop) {
                 report(&SearchEvent::Note(format!(
                     "book {} value {} depth {}",
                     m.best.to_pos_notation(),
@@ -319,31 +375,36 @@ impl Engine {
                 return Ok(m.best);
             }
         }
-        let mut limits = self.limits_for(board, started, 1.0);
         limits.multi_pv = multi_pv;
         self.search
             .set_tt_bytes(tt_bytes(&self.settings, &self.config));
-        // The search works on a copy: whatever happens inside it (even a panic caught by
-        // the protocol), the engine's own position stays intact.
+        // The search works on a copy: whatever happens inside it (even a panic), the
+        // engine's own position stays intact.
         let mut scratch = board.clone();
         let best = self.search.search(&mut scratch, limits, stop, report);
         Ok(board.coord(best))
     }
 
-    /// The book's move for the position, unless the position has a forced result (a win
-    /// to take or one to stop), which only the search may answer, or the book move hands
-    /// the opponent a forced win. The checks may use shares of the move's optimum time
-    /// (from `started`, when the command was read); when they run out, the search decides
-    /// within what is left.
-    fn book_move(&self, board: &Board, started: Instant) -> Option<BookMove> {
+    /// The book's move for the position, unless its gate (`book_gate`) finds a forced
+    /// result, which only the search may answer, or a forced win for the opponent after
+    /// the book move. The gate's checks may use shares of the move's optimum time (from
+    /// `started`, when the command was read, under `time`) and stop with the move; when
+    /// they run out, the search decides within what is left.
+    fn book_move(
+        &self,
+        board: &Board,
+        time: Option<&TimeManager>,
+        started: Instant,
+        stop: &AtomicBool,
+    ) -> Option<BookMove> {
         let found = self.books.iter().find_map(|b| b.lookup(board))?;
-        let optimum_ms = self
-            .limits_for(board, started, 1.0)
-            .time
-            .map_or(0, |tm| tm.budget().optimum_ms);
-        let by_share = |n: u64| Some(started + Duration::from_millis(optimum_ms / n));
-        let usable = !book::is_forced(board, by_share(BOOK_CHECK_SHARE_OF_OPTIMUM))
-            && !book::hands_opponent_a_win(
+        let optimum_ms = time.map_or(0, |tm| tm.budget().optimum_ms);
+        let by_share = |n: u64| GateLimits {
+            deadline: Some(started + Duration::from_millis(optimum_ms / n)),
+            stop,
+        };
+        let usable = !book_gate::position_is_forced(board, by_share(BOOK_CHECK_SHARE_OF_OPTIMUM))
+            && !book_gate::hands_opponent_a_win(
                 board,
                 found.best,
                 by_share(BOOK_REPLY_CHECK_SHARE_OF_OPTIMUM),
@@ -410,76 +471,6 @@ impl Engine {
     pub fn clear_hash(&mut self) {
         self.search.clear_hash();
     }
-
-    /// `SWAP2BOARD`: the opening stage of swap2. `stones` are in move order, black first.
-    pub fn swap2(
-        &mut self,
-        stones: &[Coord],
-        started: Instant,
-        stop: &AtomicBool,
-    ) -> Result<Swap2Reply, EngineError> {
-        let current = self.board.as_ref().ok_or(EngineError::NoBoard)?;
-        let mut board = Board::new(current.width(), current.height(), current.rule())?;
-        for &c in stones {
-            board.play(c)?;
-        }
-        let reply = match stones.len() {
-            0 => Swap2Reply::Place(
-                self.balanced_book_opening(&board)
-                    .unwrap_or_else(|| swap2_opening(&board)),
-            ),
-            3 | 5 => {
-                // Swap when the side to move stands worse than the side that just moved.
-                // The colour is chosen by a search to a fixed even depth, the measure the
-                // opening lists are balanced by: the static value favours whoever moves at
-                // the leaves, so values of mixed depths (a clock-bound search's, or the
-                // book's, whose leaves all have black to move) carry a bias of a few
-                // hundred and would make every choice the same (openings/README.md).
-                // Half the move's time at most: the move itself must still fit.
-                let mut limits = self.limits_for(&board, started, 0.5);
-                limits.max_depth = limits.max_depth.min(SWAP2_CHOICE_DEPTH);
-                let mut scratch = board.clone();
-                let outcome = self.search.evaluate(&mut scratch, limits, stop);
-                if outcome.value < 0 {
-                    Swap2Reply::Swap
-                } else {
-                    // Staying: the book's move when it knows the position.
-                    let best = self
-                        .book_move(&board, started)
-                        .map_or(outcome.best, |m| board.pos(m.best).unwrap_or(outcome.best));
-                    Swap2Reply::Place(vec![board.coord(best)])
-                }
-            }
-            n => return Err(EngineError::BadSwap2Count(n)),
-        };
-        // Our own stones of a "place" reply are on the position from now on.
-        let mut placed = board;
-        if let Swap2Reply::Place(moves) = &reply {
-            for &c in moves {
-                placed.play(c)?;
-            }
-        }
-        self.board = Some(placed);
-        Ok(reply)
-    }
-}
-
-impl Engine {
-    /// Three stones (black, white, black) for a swap2 opening from the book: of the
-    /// book's three-stone positions (the opening lists' balanced ones among them), the
-    /// one whose value is nearest even, so that neither colour is the better choice.
-    fn balanced_book_opening(&self, empty: &Board) -> Option<Vec<Coord>> {
-        let book = self.books.iter().find(|b| {
-            b.rule == empty.rule() && b.size == empty.width() && empty.width() == empty.height()
-        })?;
-        let (board, _) = book
-            .positions()
-            .into_iter()
-            .filter(|(b, _)| b.move_count() == 3)
-            .min_by_key(|(_, m)| m.value.abs())?;
-        let (black, white) = book::stones(&board);
-        Some(vec![*black.first()?, *white.first()?, *black.get(1)?])
-    }
 }
 
 /// The books the configuration asks for: none when `book.enabled` is false; else the
@@ -535,34 +526,6 @@ fn rebuild(
         fresh.place(p, color);
     }
     Ok(fresh)
-}
-
-/// Three opening stones for swap2 (black, white, black) chosen to look balanced: of a
-/// few compact shapes around the centre, the one whose static value is closest to even.
-fn swap2_opening(board: &Board) -> Vec<Coord> {
-    let cx = board.width() as i32 / 2;
-    let cy = board.height() as i32 / 2;
-    let mut best: Option<(crate::eval::Value, Vec<Coord>)> = None;
-    for (wx, wy) in [(1, 0), (1, 1)] {
-        for dx in -2..=2 {
-            for dy in -2..=2 {
-                let stones = [
-                    Coord::new(cx, cy),
-                    Coord::new(cx + wx, cy + wy),
-                    Coord::new(cx + dx, cy + dy),
-                ];
-                let mut b = board.clone();
-                if stones.iter().any(|&c| b.play(c).is_err()) {
-                    continue;
-                }
-                let v = crate::eval::evaluate(&b).abs();
-                if best.as_ref().is_none_or(|(bv, _)| v < *bv) {
-                    best = Some((v, stones.to_vec()));
-                }
-            }
-        }
-    }
-    best.map(|(_, s)| s).unwrap_or_default()
 }
 
 /// Bytes for the transposition table. Asked for by `INFO hash_size` (KiB), else by the
@@ -661,5 +624,47 @@ mod tests {
         assert_eq!(board.rule(), Rule::Renju);
         assert_eq!(board.hash(), before);
         assert_eq!(board.side_to_move(), Color::White);
+    }
+
+    #[test]
+    fn the_chosen_move_is_legal_and_played_on_the_board() {
+        let mut engine = Engine::new();
+        engine.start(15, 15).unwrap();
+        engine.settings_mut().max_depth = Some(2);
+        engine.play(Coord::new(7, 7)).unwrap();
+        let stop = AtomicBool::new(false);
+        let mut notes = Vec::new();
+        let c = engine
+            .choose_move(Instant::now(), &stop, &mut |e| {
+                if let SearchEvent::Note(n) = e {
+                    notes.push(n.clone());
+                }
+            })
+            .unwrap();
+        let board = engine.board().unwrap();
+        assert_eq!(board.move_count(), 2);
+        assert_eq!(board.stone_at(c), Some(Color::White));
+        assert!(
+            notes.iter().all(|n| !n.starts_with("internal error")),
+            "{notes:?}"
+        );
+        assert_eq!(
+            Engine::new().choose_move(Instant::now(), &stop, &mut |_| {}),
+            Err(EngineError::NoBoard)
+        );
+    }
+
+    #[test]
+    fn info_values_reach_the_settings_and_a_new_rule_the_board() {
+        let mut engine = Engine::new();
+        engine.start(15, 15).unwrap();
+        engine.play(Coord::new(7, 7)).unwrap();
+        assert_eq!(engine.apply_info("timeout_turn", "1000"), Ok(None));
+        assert_eq!(engine.settings().timeout_turn, 1_000);
+        assert_eq!(engine.apply_info("rule", "4"), Ok(None));
+        assert_eq!(engine.board().unwrap().rule(), Rule::Renju);
+        assert_eq!(engine.board().unwrap().move_count(), 1);
+        assert!(engine.apply_info("max_node", "many").is_err());
+        assert_eq!(engine.settings().max_node, None);
     }
 }
