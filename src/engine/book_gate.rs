@@ -7,26 +7,32 @@
 //! deadline or by the stop flag answers "unknown", and the search decides.
 
 use crate::board::Board;
-use crate::params::engine::{BOOK_GATE_DEPTH, BOOK_GATE_NODES, BOOK_REPLY_GATE_NODES};
+use crate::params::engine::BOOK_GATE_DEPTH;
 use crate::threat;
+use crate::time::SliceLimits;
 use crate::types::Coord;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
-/// When a check must end: its deadline (none without a clock) and the move's stop flag.
+/// When a check must end: the slice of the move plan it runs in, and the move's stop
+/// flag.
 #[derive(Clone, Copy)]
 pub struct GateLimits<'a> {
-    pub deadline: Option<Instant>,
-    pub stop: &'a AtomicBool,
+    slice: SliceLimits,
+    stop: &'a AtomicBool,
 }
 
-impl GateLimits<'_> {
-    fn threat_limits(&self, level: threat::Level, max_nodes: u64) -> threat::Limits<'_> {
+impl<'a> GateLimits<'a> {
+    pub fn new(slice: SliceLimits, stop: &'a AtomicBool) -> GateLimits<'a> {
+        GateLimits { slice, stop }
+    }
+
+    fn threat_limits(&self, level: threat::Level) -> threat::Limits<'_> {
         threat::Limits {
             level,
-            max_nodes,
+            max_nodes: self.slice.max_nodes,
             max_depth: BOOK_GATE_DEPTH,
-            deadline: self.deadline,
+            deadline: self.slice.deadline,
             stop: Some(self.stop),
         }
     }
@@ -34,7 +40,8 @@ impl GateLimits<'_> {
     /// The deadline has passed or a stop was asked for: a search that found nothing may
     /// not have looked.
     fn cut(&self) -> bool {
-        self.deadline.is_some_and(|d| Instant::now() >= d) || self.stop.load(Ordering::Relaxed)
+        let past = |d: Instant| Instant::now() >= d;
+        self.slice.deadline.is_some_and(past) || self.stop.load(Ordering::Relaxed)
     }
 }
 
@@ -50,7 +57,7 @@ pub fn position_is_forced(board: &Board, limits: GateLimits) -> bool {
     }
     let mut scratch = board.clone();
     for level in [threat::Level::Vcf, threat::Level::Vct] {
-        let search = limits.threat_limits(level, BOOK_GATE_NODES);
+        let search = limits.threat_limits(level);
         if threat::find_win(&mut scratch, us, &search).is_some() || limits.cut() {
             return true;
         }
@@ -60,7 +67,7 @@ pub fn position_is_forced(board: &Board, limits: GateLimits) -> bool {
             return true;
         }
     }
-    let search = limits.threat_limits(threat::Level::Vct, BOOK_GATE_NODES);
+    let search = limits.threat_limits(threat::Level::Vct);
     threat::defences(&mut scratch, us, &search).is_some() || limits.cut()
 }
 
@@ -80,7 +87,7 @@ pub fn hands_opponent_a_win(board: &Board, m: Coord, limits: GateLimits) -> bool
     [threat::Level::Vcf, threat::Level::Vct]
         .into_iter()
         .any(|level| {
-            let search = limits.threat_limits(level, BOOK_REPLY_GATE_NODES);
+            let search = limits.threat_limits(level);
             threat::find_win(&mut scratch, them, &search).is_some() || limits.cut()
         })
 }

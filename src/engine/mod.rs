@@ -22,16 +22,17 @@ pub use settings::{Applied, InfoProblem, Settings};
 use crate::board::{Board, BoardError};
 use crate::book::{self, Book, BookMove};
 use crate::config::Config;
-use crate::params::plan::{BOOK_CHECK_SHARE_OF_OPTIMUM, BOOK_REPLY_CHECK_SHARE_OF_OPTIMUM};
 use crate::rules;
 use crate::search::{self, SearchEvent, SearchLimits};
-use crate::time::{Budget, Clock, GameProgress, SystemClock, TimeControl, TimeManager, TimeParams};
+use crate::time::{
+    Budget, Clock, GameProgress, Slice, SystemClock, TimeControl, TimeManager, TimeParams,
+};
 use crate::types::{Color, Coord, Rule};
 use book_gate::GateLimits;
 use std::fmt;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::atomic::AtomicBool;
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 /// Whose stone a `BOARD` line describes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -365,7 +366,7 @@ impl Engine {
         let mut limits = self.limits_for(board, started, 1.0);
         // A book move answers a one-line request; an analysis of several lines searches.
         if multi_pv == 1 {
-            if let Some(m) = self.book_move(board, limits.time.as_ref(), started, stop) {
+            if let Some(m) = self.book_move(board, limits.time.as_ref(), stop) {
                 report(&SearchEvent::Note(format!(
                     "book {} value {} depth {}",
                     m.best.to_pos_notation(),
@@ -387,28 +388,20 @@ impl Engine {
 
     /// The book's move for the position, unless its gate (`book_gate`) finds a forced
     /// result, which only the search may answer, or a forced win for the opponent after
-    /// the book move. The gate's checks may use shares of the move's optimum time (from
-    /// `started`, when the command was read, under `time`) and stop with the move; when
-    /// they run out, the search decides within what is left.
+    /// the book move. The gate's checks run in the slices the move's time manager `time`
+    /// gives them and stop with the move; when they run out, the search decides within
+    /// what is left. Without a clock there is no book move.
     fn book_move(
         &self,
         board: &Board,
         time: Option<&TimeManager>,
-        started: Instant,
         stop: &AtomicBool,
     ) -> Option<BookMove> {
         let found = self.books.iter().find_map(|b| b.lookup(board))?;
-        let optimum_ms = time.map_or(0, |tm| tm.budget().optimum_ms);
-        let by_share = |n: u64| GateLimits {
-            deadline: Some(started + Duration::from_millis(optimum_ms / n)),
-            stop,
-        };
-        let usable = !book_gate::position_is_forced(board, by_share(BOOK_CHECK_SHARE_OF_OPTIMUM))
-            && !book_gate::hands_opponent_a_win(
-                board,
-                found.best,
-                by_share(BOOK_REPLY_CHECK_SHARE_OF_OPTIMUM),
-            );
+        let time = time?;
+        let gate = |slice| GateLimits::new(time.slice(slice), stop);
+        let usable = !book_gate::position_is_forced(board, gate(Slice::BookForcedCheck))
+            && !book_gate::hands_opponent_a_win(board, found.best, gate(Slice::BookReplyCheck));
         usable.then_some(found)
     }
 
@@ -430,11 +423,7 @@ impl Engine {
         };
         let mut budget = Budget::compute(&self.time_params, &control, progress);
         if share < 1.0 {
-            budget = Budget {
-                optimum_ms: (budget.optimum_ms as f64 * share) as u64,
-                hard_ms: (budget.hard_ms as f64 * share) as u64,
-                ..budget
-            };
+            budget = budget.share(share);
         }
         // The turn clock started when the command was read, not now.
         let waited = started.elapsed().as_millis() as u64;

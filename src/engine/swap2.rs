@@ -45,7 +45,7 @@ impl Engine {
                     // Staying: the book's move when it knows the position.
                     let time = self.limits_for(&board, started, 1.0).time;
                     let best = self
-                        .book_move(&board, time.as_ref(), started, stop)
+                        .book_move(&board, time.as_ref(), stop)
                         .map_or(outcome.best, |m| board.pos(m.best).unwrap_or(outcome.best));
                     Swap2Reply::Place(vec![board.coord(best)])
                 }

@@ -259,7 +259,7 @@ impl SearchState {
         report: &mut dyn FnMut(&SearchEvent),
     ) -> Outcome {
         let time = limits.time.take();
-        let optimum_ms = time.as_ref().map(|tm| tm.budget().optimum_ms);
+        let optimum_ms = time.as_ref().map(|tm| tm.optimum_ms());
         let tt = self.table.for_search(optimum_ms);
         tt.new_search();
         threads::search(

@@ -635,10 +635,10 @@ impl<'a> Worker<'a> {
     }
 
     fn check_limits(&mut self) {
-        // With a zero budget ("play at once") depth 1 still completes: a move is needed.
-        let out_of_time = self.time.as_ref().is_some_and(|tm| {
-            tm.hard_limit_reached() && (self.depth > 1 || tm.budget().hard_ms > 0)
-        });
+        let out_of_time = self
+            .time
+            .as_ref()
+            .is_some_and(|tm| tm.hard_limit_stops(self.depth));
         if out_of_time || self.nodes >= self.limits.max_nodes || self.stop.load(Ordering::Relaxed) {
             self.aborted = true;
         }

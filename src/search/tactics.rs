@@ -10,12 +10,10 @@ use super::{Outcome, SearchEvent};
 use crate::board::{Board, Pos};
 use crate::eval::{self, Value, INFINITE, WIN};
 use crate::movegen::MoveList;
-use crate::params::plan::*;
-use crate::params::tactics::*;
 use crate::rules;
 use crate::threat;
+use crate::time::{Slice, SliceLimits};
 use crate::types::{Color, Rule};
-use std::time::{Duration, Instant};
 
 /// The root's threat searches and what they keep between their slices.
 pub(super) struct RootTactics {
@@ -63,11 +61,9 @@ impl RootTactics {
         let Some(tm) = w.time.as_ref() else {
             return false;
         };
-        let start = tm.elapsed_ms();
-        let optimum = tm.budget().optimum_ms;
-        let hard = tm.budget().hard_ms;
-        let end = start + optimum / QUICK_WIN_SHARE_OF_OPTIMUM;
-        if self.try_forced_win(w, end.min(hard), threat::Phases::All, best, report) {
+        let started_ms = tm.elapsed_ms();
+        let quick = Slice::QuickWinLook { started_ms };
+        if self.try_forced_win(w, quick, threat::Phases::All, best, report) {
             return true;
         }
         // A threat space the quick look could not exhaust is worth a longer look
@@ -76,8 +72,8 @@ impl RootTactics {
         let Some(phases) = self.longer_look(w.board) else {
             return false;
         };
-        let end = start + optimum / TACTICAL_WIN_SHARE_OF_OPTIMUM;
-        self.try_forced_win(w, end.min(hard), phases, best, report)
+        let longer = Slice::LongerWinLook { started_ms };
+        self.try_forced_win(w, longer, phases, best, report)
     }
 
     /// Whether the quick look is worth a longer one, and how far it may go. Without a
@@ -111,9 +107,7 @@ impl RootTactics {
         // better without it.
         let own_win_unsettled = self.own_win_unsettled(w.board);
         if let Some(tm) = w.time.as_mut() {
-            // A panic may run to the hard limit: keep two slices for the check.
-            let slice = tm.budget().optimum_ms / CHECK_SLICE_OF_OPTIMUM;
-            tm.hold_back(2 * slice, if own_win_unsettled { slice } else { 0 });
+            tm.hold_back_for_check(own_win_unsettled);
         }
     }
 
@@ -134,8 +128,6 @@ impl RootTactics {
         let Some(tm) = w.time.as_ref() else {
             return false;
         };
-        let budget = tm.budget();
-        let now = tm.elapsed_ms();
         // A move that became best in a panic keeps its claim to a slice until it gets one,
         // even when the iterations after it hold it without a panic.
         if tm.last_iteration_panicked() {
@@ -147,15 +139,14 @@ impl RootTactics {
         // the time the iterations and the check need to find it.
         if !w.limits.options.threat_check
             || self.unchecked_panic_choice != m
-            || now < budget.optimum_ms / REFUTATION_SLICES_FROM_OPTIMUM
+            || !tm.checks_between_iterations_open()
             || !check_may_go_on(w, value)
             || self.own_win_unsettled(w.board)
         {
             return false;
         }
-        let end = (now + budget.optimum_ms / REFUTATION_SLICE_OF_OPTIMUM).min(budget.hard_ms);
         self.unchecked_panic_choice = Pos::NONE;
-        let Some(win) = self.refutation(w, m, end) else {
+        let Some(win) = self.refutation(w, m, Slice::BetweenIterations) else {
             return false;
         };
         report(&SearchEvent::Note(format!(
@@ -179,17 +170,17 @@ impl RootTactics {
             && (memo.progress().0 == 0 || threat::threats::has_four_points(board, us))
     }
 
-    /// The opponent's forced win after our move `m`, searched until `end_ms` after the
-    /// move's start, resuming `refutation_memo` when it holds the same position (and
-    /// skipping the search when an earlier one ran to the end there).
+    /// The opponent's forced win after our move `m`, searched within `slice`, resuming
+    /// `refutation_memo` when it holds the same position (and skipping the search when
+    /// an earlier one ran to the end there).
     fn refutation(
         &mut self,
         w: &mut Worker<'_>,
         m: Pos,
-        end_ms: u64,
+        slice: Slice,
     ) -> Option<threat::WinningSequence> {
         let them = w.board.side_to_move().opponent();
-        let limits = check_limits_capped(w, end_ms, REFUTATION_THREAT_NODES);
+        let limits = slice_limits(w, slice)?;
         let mut memo = std::mem::take(&mut self.refutation_memo);
         w.board.make(m);
         let found = if memo.settled_without_win(w.board, them, threat::Level::Vct) {
@@ -231,13 +222,13 @@ impl RootTactics {
         // time for a search among the defences. Behind, our own win is looked for after
         // the refutations, in the time they leave.
         let behind = best.value < 0;
-        if !behind && self.try_forced_win(w, check_slice_end(w), threat::Phases::All, best, report)
+        if !behind && self.try_forced_win(w, Slice::OwnWinCheck, threat::Phases::All, best, report)
         {
             return;
         }
         self.replace_refuted_choice(w, root_moves, best, report);
         if behind && check_may_go_on(w, best.value) {
-            self.try_forced_win(w, check_slice_end(w), threat::Phases::All, best, report);
+            self.try_forced_win(w, Slice::OwnWinCheck, threat::Phases::All, best, report);
         }
     }
 
@@ -251,19 +242,19 @@ impl RootTactics {
         best: &mut Outcome,
         report: &mut dyn FnMut(&SearchEvent),
     ) {
-        let Some(tm) = w.time.as_ref() else { return };
+        if w.time.is_none() {
+            return;
+        }
         // The first check of the chosen move may go on until a reserve before the hard
         // limit: when it ends without a verdict the move is played and the rest of its
         // time goes unused, and the reserve is for a refutation found late (defences
         // and a search among them).
-        let budget = tm.budget();
-        let reserve = budget.optimum_ms / REFUTATION_RESERVE_OF_OPTIMUM;
-        let mut end = check_slice_end(w).max(budget.hard_ms.saturating_sub(reserve));
+        let mut slice = Slice::FirstRefutationCheck;
         let mut narrowed = false;
         let original = *best;
         loop {
             let m = best.best;
-            let Some(win) = self.refutation(w, m, end) else {
+            let Some(win) = self.refutation(w, m, slice) else {
                 return;
             };
             report(&SearchEvent::Note(format!(
@@ -295,9 +286,7 @@ impl RootTactics {
             // among the defences, the one the search likes best may lose to another
             // forced win, and a search run up to the hard limit left no time to see it.
             if let Some(tm) = w.time.as_mut() {
-                let now = tm.elapsed_ms();
-                let left = tm.budget().hard_ms.saturating_sub(now);
-                tm.restart_iterations(now + left - left / RECHECK_SHARE_OF_REST);
+                tm.restart_iterations_for_recheck();
             }
             w.deepen(self, root_moves, best, report);
             if w.stopped_by_request_or_nodes() || eval::is_decisive(best.value) {
@@ -306,22 +295,20 @@ impl RootTactics {
             // Each later check may use half of what is left before the hard limit.
             let Some(tm) = w.time.as_mut() else { return };
             tm.release_hard_limit();
-            let now = tm.elapsed_ms();
-            let left = tm.budget().hard_ms.saturating_sub(now);
-            if left == 0 {
+            if !tm.within_move_time() {
                 return;
             }
-            end = now + left / 2;
+            slice = Slice::LaterRefutationCheck;
         }
     }
 
-    /// Our own forced win, searched until `end_ms` after the move's start and as far as
-    /// `phases` lets it: when found, `best` becomes its first move (unless forbidden to
-    /// us) and true is returned.
+    /// Our own forced win, searched within `slice` and as far as `phases` lets it: when
+    /// found, `best` becomes its first move (unless forbidden to us) and true is
+    /// returned.
     fn try_forced_win(
         &mut self,
         w: &mut Worker<'_>,
-        end_ms: u64,
+        slice: Slice,
         phases: threat::Phases,
         best: &mut Outcome,
         report: &mut dyn FnMut(&SearchEvent),
@@ -332,7 +319,9 @@ impl RootTactics {
             // An earlier slice searched this root to the end: nothing more to find.
             return false;
         }
-        let limits = check_limits_until(w, end_ms);
+        let Some(limits) = slice_limits(w, slice) else {
+            return false;
+        };
         let mut memo = std::mem::take(&mut self.threat_memo);
         let found = threat::find_win_resumed(w.board, us, &limits, &mut memo, phases);
         self.threat_memo = memo;
@@ -368,21 +357,9 @@ impl RootTactics {
         if w.board.has_five_point(us) || w.board.has_five_point(us.opponent()) {
             return None;
         }
-        // Deadlines as shares of the optimum: finding our own win is worth most.
-        let deadline = |share: u64| {
-            w.time.as_ref().map(|tm| {
-                Instant::now() + Duration::from_millis((tm.budget().optimum_ms / share).max(1))
-            })
-        };
-        let stop = Some(w.stop);
-        let limits = |deadline| threat::Limits {
-            level: threat::Level::Vct,
-            max_nodes: ROOT_THREAT_NODES,
-            max_depth: threat::ROOT_DEPTH,
-            deadline,
-            stop,
-        };
-        if let Some(win) = threat::find_win(w.board, us, &limits(deadline(WIN_SHARE_OF_OPTIMUM))) {
+        // Our own win first: finding it is worth most.
+        let win_limits = slice_limits(w, Slice::RootWin)?;
+        if let Some(win) = threat::find_win(w.board, us, &win_limits) {
             if let Some(first) = win.first_move() {
                 let line: Vec<String> = win
                     .main_line()
@@ -404,7 +381,8 @@ impl RootTactics {
         }
         // No threat, or every move loses (then the search picks the toughest): the
         // root moves stay as they are.
-        let defences = threat::defences(w.board, us, &limits(deadline(DEFENCE_SHARE_OF_OPTIMUM)));
+        let defence_limits = slice_limits(w, Slice::RootDefences)?;
+        let defences = threat::defences(w.board, us, &defence_limits);
         if let Some(defences) = defences.filter(|d| !d.is_empty()) {
             let mut restricted = root_moves.clone();
             restrict_to_defences(&mut restricted, &defences);
@@ -424,9 +402,9 @@ fn narrow_to_defences(w: &mut Worker<'_>, root_moves: &mut MoveList, refuted: Po
     let us = w.board.side_to_move();
     let Some(tm) = w.time.as_mut() else { return };
     tm.on_best_move_refuted();
-    let now = tm.elapsed_ms();
-    let hard = tm.budget().hard_ms;
-    let limits = check_limits_until(w, now + hard.saturating_sub(now) / 3);
+    let Some(limits) = slice_limits(w, Slice::Defences) else {
+        return;
+    };
     // The search's order (its best moves first), the refuted move last: those are the
     // candidates the deadline leaves time to try.
     let mut preferred: Vec<Pos> = root_moves.iter().map(|x| x.pos).collect();
@@ -454,52 +432,24 @@ fn narrow_to_defences(w: &mut Worker<'_>, root_moves: &mut MoveList, refuted: Po
 /// (a search ended by the held-back hard limit leaves the check its time; a stop
 /// request or the node limit does not), and while the value is not already decisive.
 fn check_may_go_on(w: &Worker<'_>, value: Value) -> bool {
-    let time_left = w
-        .time
-        .as_ref()
-        .is_some_and(|tm| tm.elapsed_ms() < tm.budget().hard_ms);
+    let time_left = w.time.as_ref().is_some_and(|tm| tm.within_move_time());
     time_left && !w.stopped_by_request_or_nodes() && !eval::is_decisive(value)
 }
 
-/// The end of one threat search of the check: half of what is left of the optimum,
-/// and at least a slice of it, never past the hard limit.
-fn check_slice_end(w: &Worker<'_>) -> u64 {
-    let Some(tm) = w.time.as_ref() else {
-        return 0;
+/// The threat-search limits of `slice` for one of the root's searches: the move plan's,
+/// or without a clock the plan's clockless ones (`None`: the slice is not searched then).
+fn slice_limits<'a>(w: &Worker<'a>, slice: Slice) -> Option<threat::Limits<'a>> {
+    let limits = match w.time.as_ref() {
+        Some(tm) => tm.slice(slice),
+        None => SliceLimits::without_clock(slice)?,
     };
-    let budget = tm.budget();
-    let now = tm.elapsed_ms();
-    let share =
-        (budget.optimum_ms.saturating_sub(now) / 2).max(budget.optimum_ms / CHECK_SLICE_OF_OPTIMUM);
-    (now + share).min(budget.hard_ms)
-}
-
-/// Limits for one threat search of [`RootTactics::check_threats`], ending `end_ms` after the
-/// move's start (as the time manager counts).
-fn check_limits_until<'a>(w: &Worker<'a>, end_ms: u64) -> threat::Limits<'a> {
-    check_limits_capped(w, end_ms, ROOT_THREAT_NODES)
-}
-
-/// [`check_limits_until`] with at least `min_nodes` nodes instead of
-/// `ROOT_THREAT_NODES`.
-fn check_limits_capped<'a>(w: &Worker<'a>, end_ms: u64, min_nodes: u64) -> threat::Limits<'a> {
-    let (slice_ms, deadline) = match w.time.as_ref() {
-        Some(tm) => {
-            let slice_ms = end_ms.saturating_sub(tm.elapsed_ms());
-            (
-                slice_ms,
-                Some(Instant::now() + Duration::from_millis(slice_ms)),
-            )
-        }
-        None => (0, None),
-    };
-    threat::Limits {
+    Some(threat::Limits {
         level: threat::Level::Vct,
-        max_nodes: min_nodes.max(slice_ms.saturating_mul(ROOT_THREAT_NODES_PER_MS)),
+        max_nodes: limits.max_nodes,
         max_depth: threat::ROOT_DEPTH,
-        deadline,
+        deadline: limits.deadline,
         stop: Some(w.stop),
-    }
+    })
 }
 
 fn line_text(board: &Board, line: &[Pos]) -> String {

@@ -3,12 +3,12 @@
 //!
 //! The threat search orders the attacker's moves and the defender's replies by their
 //! shape; without a history, among moves of the same shape the order is the board's, so
-//! the nodes a proof takes depend on the board's orientation. A square that won (or refuted) in one line
-//! of play tends to do so in its neighbours, which differ by a few stones: tried first
-//! among its equals, it finds the proof (or the refutation) sooner. Shape still comes
-//! first: a killer reply tried before all others (the last refutation at its ply, the
-//! usual trick) costs more nodes, since counter-fours and strong blocks refute most
-//! lines, and a killer rarely is one.
+//! the nodes a proof takes depend on the board's orientation. A square that won (or
+//! refuted) in one line of play tends to do so in its neighbours, which differ by a few
+//! stones: tried first among its equals, it finds the proof (or the refutation) sooner.
+//! Shape still comes first: a killer reply tried before all others (the last refutation
+//! at its ply, the usual trick) costs more nodes, since counter-fours and strong blocks
+//! refute most lines, and a killer rarely is one.
 //!
 //! Under renju only in the root's resumable searches (see `Searcher::learns_history`):
 //! kept by every search there it matched worse.
