@@ -7,6 +7,7 @@
 //! measurements and vary with the machine.
 
 use crate::board::Board;
+use crate::params::plan::CLOCKLESS_MOVE_NODES;
 use crate::search::{SearchLimits, SearchState};
 use crate::types::Rule;
 use std::sync::atomic::AtomicBool;
@@ -66,13 +67,16 @@ pub fn search_positions(depth: i32) -> (BenchResult, std::time::Duration) {
         let mut state = SearchState::new();
         state.set_tt_bytes(TT_BYTES);
         let stop = AtomicBool::new(false);
-        // The main search alone: the threat search is benchmarked separately (its root
-        // call has no deadline at a fixed depth and would swamp the node rate).
+        // The search as it plays: the threat searches around the iterations run in their
+        // slices of a nominal move counted in nodes, and their nodes count. Step 0
+        // (`threat_search`, off in play) stays off: it has no deadline at a fixed depth.
         let mut limits = SearchLimits::depth(depth);
         limits.options.threat_search = false;
+        limits.clockless_threat_nodes = Some(CLOCKLESS_MOVE_NODES);
         let outcome = state.evaluate(&mut board, limits, &stop);
-        nodes += outcome.nodes;
+        nodes += outcome.nodes + outcome.threat_nodes;
         mix(outcome.nodes);
+        mix(outcome.threat_nodes);
         mix(outcome.best.0 as u64);
         mix(outcome.value as u64);
     }

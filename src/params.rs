@@ -109,6 +109,10 @@ pub mod plan {
     /// A slice between iterations, for the opponent's win after a best move chosen in a
     /// panic: half the optimum, since a panicked best move is the likeliest to lose.
     pub const REFUTATION_SLICE_OF_OPTIMUM: u64 = 2;
+    /// The bench's nominal move in threat-search nodes: without a clock its slices are
+    /// shares of it, enough for the quick wins and refutations and cheap beside the
+    /// bench's fixed-depth search.
+    pub const CLOCKLESS_MOVE_NODES: u64 = 400_000;
 }
 
 /// The transposition table's size and when it is made (`tt::TableSlot`).

@@ -444,6 +444,7 @@ impl Engine {
             eval: self.eval_weights,
             threads: s.thread_num.clamp(1, search::MAX_THREADS),
             multi_pv: 1,
+            clockless_threat_nodes: None,
         }
     }
 

@@ -27,6 +27,7 @@ impl Worker<'_> {
             value: 0,
             depth: 0,
             nodes: 0,
+            threat_nodes: 0,
         };
         // Nothing to think about: a single legal answer, or an immediate five.
         let immediate_five = root_moves.first().is_some_and(|m| {
@@ -106,6 +107,7 @@ impl Worker<'_> {
                 value,
                 depth,
                 nodes: self.all_nodes(),
+                threat_nodes: 0,
             };
             if !lines.is_empty() {
                 lines.insert(

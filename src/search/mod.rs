@@ -13,10 +13,11 @@
 //!
 //! Forcing answers (step 2) do not use up depth, so four-chains are read to the end.
 //!
-//! Around the iterations, under a time manager, the threat-space search looks past their
-//! horizon (`check_threats`): a quick look for our own forced win first, and after them
-//! our win again and the opponent's win against the move chosen (which, if found,
-//! drops that move and searches the defences again).
+//! Around the iterations the threat-space search looks past their horizon
+//! (`check_threats`): a quick look for our own forced win first, and after them our win
+//! again and the opponent's win against the move chosen (which, if found, drops that
+//! move and searches the defences again). Each look gets a slice of the move plan: of
+//! the move's time under a time manager, of a nominal move's nodes without one.
 //!
 //! Files, one capability each:
 //! - this one: the public API (options, limits, events, the state kept across moves);
@@ -120,6 +121,12 @@ pub struct SearchLimits {
     pub threads: usize,
     /// Best root moves searched and reported with their own lines (`YXNBEST n`).
     pub multi_pv: usize,
+    /// Without a clock: the threat-search nodes of a nominal move, which the threat
+    /// searches around the iterations share out as the move plan shares out a move's
+    /// time (see `time::plan`), so that the search runs as it plays and stays
+    /// deterministic (the bench). `None`: they do not run, and a search without a clock
+    /// is the main search alone (as the book and the opening lists measure positions).
+    pub clockless_threat_nodes: Option<u64>,
 }
 
 impl SearchLimits {
@@ -134,6 +141,7 @@ impl SearchLimits {
             eval: EvalWeights::default(),
             threads: 1,
             multi_pv: 1,
+            clockless_threat_nodes: None,
         }
     }
 }
@@ -181,7 +189,10 @@ pub struct Outcome {
     pub best: Pos,
     pub value: Value,
     pub depth: i32,
+    /// Nodes of the main search (all threads).
     pub nodes: u64,
+    /// Nodes of the main thread's threat-space searches around the iterations.
+    pub threat_nodes: u64,
 }
 
 /// Search state that lives across moves: the transposition table and its size, and

@@ -27,6 +27,8 @@ pub(super) struct RootTactics {
     /// slice of the check between iterations (see `refuted_between_iterations`); else
     /// `Pos::NONE`.
     unchecked_panic_choice: Pos,
+    /// Nodes of the resumed searches for our own win and the opponent's so far.
+    nodes: u64,
 }
 
 impl RootTactics {
@@ -37,6 +39,7 @@ impl RootTactics {
             threat_memo,
             refutation_memo: threat::Memo::default(),
             unchecked_panic_choice: Pos::NONE,
+            nodes: 0,
         }
     }
 
@@ -45,10 +48,15 @@ impl RootTactics {
         self.threat_memo
     }
 
+    /// Nodes of the resumed threat searches so far (see [`Outcome::threat_nodes`]).
+    pub(super) fn nodes(&self) -> u64 {
+        self.nodes
+    }
+
     /// Step 0b: a quick look for our own forced win, which the iterations would spend
     /// their time on without reaching (most are found within a few milliseconds), and
-    /// where the threat space is rich a longer one. Only under a time manager. Returns
-    /// whether `best` is now a forced win.
+    /// where the threat space is rich a longer one. Returns whether `best` is now a
+    /// forced win.
     pub(super) fn quick_win(
         &mut self,
         w: &mut Worker<'_>,
@@ -58,10 +66,8 @@ impl RootTactics {
         if w.board.has_five_point(w.board.side_to_move().opponent()) {
             return false;
         }
-        let Some(tm) = w.time.as_ref() else {
-            return false;
-        };
-        let started_ms = tm.elapsed_ms();
+        // Without a clock the slices are counted in nodes: any start will do.
+        let started_ms = w.time.as_ref().map_or(0, |tm| tm.elapsed_ms());
         let quick = Slice::QuickWinLook { started_ms };
         if self.try_forced_win(w, quick, threat::Phases::All, best, report) {
             return true;
@@ -186,7 +192,11 @@ impl RootTactics {
         let found = if memo.settled_without_win(w.board, them, threat::Level::Vct) {
             None
         } else {
-            threat::find_win_resumed(w.board, them, &limits, &mut memo, threat::Phases::All)
+            let before = memo_nodes(&memo, w.board, them);
+            let found =
+                threat::find_win_resumed(w.board, them, &limits, &mut memo, threat::Phases::All);
+            self.nodes += memo_nodes(&memo, w.board, them).saturating_sub(before);
+            found
         };
         w.board.undo();
         self.refutation_memo = memo;
@@ -200,7 +210,8 @@ impl RootTactics {
     /// its choice the same way) until a move holds.
     /// Run after the search rather than before it, it mostly spends the time a stable
     /// best move leaves unused, and it only ever replaces a move proven to lose.
-    /// Only under a time manager.
+    /// Under a time manager in the slices of the move plan; without a clock (the bench,
+    /// fixed-depth searches) in its slices counted in nodes.
     pub(super) fn check_threats(
         &mut self,
         w: &mut Worker<'_>,
@@ -242,9 +253,6 @@ impl RootTactics {
         best: &mut Outcome,
         report: &mut dyn FnMut(&SearchEvent),
     ) {
-        if w.time.is_none() {
-            return;
-        }
         // The first check of the chosen move may go on until a reserve before the hard
         // limit: when it ends without a verdict the move is played and the rest of its
         // time goes unused, and the reserve is for a refutation found late (defences
@@ -262,9 +270,6 @@ impl RootTactics {
                 w.board.coord(m),
                 line_text(w.board, &win.main_line())
             )));
-            if w.time.is_none() {
-                return;
-            }
             if !narrowed {
                 narrowed = true;
                 narrow_to_defences(w, root_moves, m);
@@ -280,6 +285,7 @@ impl RootTactics {
                 value: -INFINITE,
                 depth: 0,
                 nodes: w.nodes,
+                threat_nodes: 0,
             };
             w.aborted = false;
             // The new search leaves a third of what is left for the check of its choice:
@@ -293,10 +299,11 @@ impl RootTactics {
                 return;
             }
             // Each later check may use half of what is left before the hard limit.
-            let Some(tm) = w.time.as_mut() else { return };
-            tm.release_hard_limit();
-            if !tm.within_move_time() {
-                return;
+            if let Some(tm) = w.time.as_mut() {
+                tm.release_hard_limit();
+                if !tm.within_move_time() {
+                    return;
+                }
             }
             slice = Slice::LaterRefutationCheck;
         }
@@ -323,7 +330,9 @@ impl RootTactics {
             return false;
         };
         let mut memo = std::mem::take(&mut self.threat_memo);
+        let before = memo_nodes(&memo, w.board, us);
         let found = threat::find_win_resumed(w.board, us, &limits, &mut memo, phases);
+        self.nodes += memo_nodes(&memo, w.board, us).saturating_sub(before);
         self.threat_memo = memo;
         let Some(win) = found else {
             return false;
@@ -376,6 +385,7 @@ impl RootTactics {
                     value: WIN - plies,
                     depth: 0,
                     nodes: w.nodes,
+                    threat_nodes: 0,
                 });
             }
         }
@@ -395,13 +405,14 @@ impl RootTactics {
     }
 }
 
-/// After the first refutation of the chosen move `refuted`: the time manager lets the
-/// search run to the hard limit, and the root moves are narrowed to the defences found
+/// After the first refutation of the chosen move `refuted`: the time manager (if any)
+/// lets the search run to the hard limit, and the root moves are narrowed to the defences found
 /// in a third of what is left (the searches after them get the rest).
 fn narrow_to_defences(w: &mut Worker<'_>, root_moves: &mut MoveList, refuted: Pos) {
     let us = w.board.side_to_move();
-    let Some(tm) = w.time.as_mut() else { return };
-    tm.on_best_move_refuted();
+    if let Some(tm) = w.time.as_mut() {
+        tm.on_best_move_refuted();
+    }
     let Some(limits) = slice_limits(w, Slice::Defences) else {
         return;
     };
@@ -428,20 +439,21 @@ fn narrow_to_defences(w: &mut Worker<'_>, root_moves: &mut MoveList, refuted: Po
 }
 
 /// Whether a threat search of the check may still run, after a search that ended
-/// with `value`: only under a time manager, with time left before the hard limit
-/// (a search ended by the held-back hard limit leaves the check its time; a stop
-/// request or the node limit does not), and while the value is not already decisive.
+/// with `value`: with time left before the hard limit, if there is a clock (a search
+/// ended by the held-back hard limit leaves the check its time; a stop request or the
+/// node limit does not), and while the value is not already decisive.
 fn check_may_go_on(w: &Worker<'_>, value: Value) -> bool {
-    let time_left = w.time.as_ref().is_some_and(|tm| tm.within_move_time());
+    let time_left = w.time.as_ref().is_none_or(|tm| tm.within_move_time());
     time_left && !w.stopped_by_request_or_nodes() && !eval::is_decisive(value)
 }
 
 /// The threat-search limits of `slice` for one of the root's searches: the move plan's,
-/// or without a clock the plan's clockless ones (`None`: the slice is not searched then).
+/// or without a clock the plan's clockless ones, if the limits ask for them (`None`: the
+/// slice is not searched).
 fn slice_limits<'a>(w: &Worker<'a>, slice: Slice) -> Option<threat::Limits<'a>> {
     let limits = match w.time.as_ref() {
         Some(tm) => tm.slice(slice),
-        None => SliceLimits::without_clock(slice)?,
+        None => SliceLimits::without_clock(slice, w.limits.clockless_threat_nodes)?,
     };
     Some(threat::Limits {
         level: threat::Level::Vct,
@@ -452,6 +464,15 @@ fn slice_limits<'a>(w: &Worker<'a>, slice: Slice) -> Option<threat::Limits<'a>> 
     })
 }
 
+/// The nodes `memo` holds of the search of `board` for `attacker` (0 for another root).
+fn memo_nodes(memo: &threat::Memo, board: &Board, attacker: Color) -> u64 {
+    if memo.is_for(board, attacker, threat::Level::Vct) {
+        memo.nodes().0
+    } else {
+        0
+    }
+}
+
 fn line_text(board: &Board, line: &[Pos]) -> String {
     let moves: Vec<String> = line.iter().map(|&p| board.coord(p).to_string()).collect();
     moves.join(" ")
@@ -459,8 +480,11 @@ fn line_text(board: &Board, line: &[Pos]) -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::super::testing::{checked_move, coords};
+    use super::super::testing::{checked_move, coords, position};
+    use super::super::{SearchLimits, SearchState};
+    use crate::params::plan::CLOCKLESS_MOVE_NODES;
     use crate::types::Rule;
+    use std::sync::atomic::AtomicBool;
 
     #[test]
     fn the_check_plays_a_forced_win() {
@@ -480,5 +504,29 @@ mod tests {
         assert!(!answers.contains(&checked_move(Rule::Standard, moves, 4, false)));
         let m = checked_move(Rule::Standard, moves, 4, true);
         assert!(answers.contains(&m), "{m}");
+    }
+
+    #[test]
+    fn without_a_clock_the_threat_searches_run_when_asked_and_count_their_nodes() {
+        // pub-free-win007 (shared/positions/puzzles.txt): a VCT win in 19 plies.
+        let moves =
+            "k4i4f6g6e7g5g7e5h7i7f4f5h5h6k6g4e6j5j6l6j8h3g3k5i5h4d5f7m7j2i2l5l4k8d6l3i3l7j9l9l8m10";
+        let search = |threat_nodes: Option<u64>| {
+            let mut b = position(Rule::Freestyle, moves);
+            let mut limits = SearchLimits::depth(2);
+            limits.clockless_threat_nodes = threat_nodes;
+            let mut state = SearchState::new();
+            state.set_tt_bytes(1 << 20);
+            let o = state.evaluate(&mut b, limits, &AtomicBool::new(false));
+            (b.coord(o.best), o.value, o.threat_nodes)
+        };
+        let (_, _, nodes) = search(None);
+        assert_eq!(nodes, 0);
+        let (_, _, nodes) = search(Some(CLOCKLESS_MOVE_NODES));
+        assert!(nodes > 0);
+        // A nominal move large enough for the quick look to find the win.
+        let (m, v, _) = search(Some(20 * CLOCKLESS_MOVE_NODES));
+        assert!(coords("j7,k7,m9,c6,b6").contains(&m), "{m}");
+        assert!(v >= crate::eval::WIN_THRESHOLD, "{v}");
     }
 }

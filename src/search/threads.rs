@@ -76,14 +76,15 @@ fn main_search(
     report: &mut dyn FnMut(&SearchEvent),
 ) -> Outcome {
     let mut tactics = RootTactics::resuming(std::mem::take(memo));
-    let outcome = main.iterate(&mut tactics, report);
+    let mut outcome = main.iterate(&mut tactics, report);
+    outcome.threat_nodes = tactics.nodes();
     *memo = tactics.into_threat_memo();
     outcome
 }
 
 impl SearchLimits {
     /// The limits of a helper thread: no clock (the main thread decides when all stop),
-    /// no node limit and no root threat step (the main thread's result is the one
+    /// no node limit and no root threat searches (the main thread's result is the one
     /// played), a single line.
     fn for_helper(&self) -> SearchLimits {
         SearchLimits {
@@ -93,11 +94,13 @@ impl SearchLimits {
             max_nodes: u64::MAX,
             options: SearchOptions {
                 threat_search: false,
+                threat_check: false,
                 ..self.options
             },
             eval: self.eval,
             threads: 1,
             multi_pv: 1,
+            clockless_threat_nodes: None,
         }
     }
 }

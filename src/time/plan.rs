@@ -82,16 +82,29 @@ impl Slice {
 }
 
 impl SliceLimits {
-    /// The limits of `slice` in a search without a clock (fixed depth or nodes): the
-    /// step 0 searches run on their node caps; the others are not run (`None`).
-    pub fn without_clock(slice: Slice) -> Option<SliceLimits> {
-        match slice {
-            Slice::RootWin | Slice::RootDefences => Some(SliceLimits {
-                deadline: None,
-                max_nodes: slice.max_nodes(0),
-            }),
-            _ => None,
-        }
+    /// The limits of `slice` in a search without a clock (the bench, fixed-depth and
+    /// fixed-node searches), bounded by nodes alone: step 0 by its own node cap; the
+    /// searches around the iterations, when `move_nodes` gives a nominal move's nodes
+    /// (the bench's `CLOCKLESS_MOVE_NODES`), by their share of it (the checks after the
+    /// iterations the check's least slice each), so that they run as under a clock but
+    /// deterministically; else not at all (`None`). The book gate does not run without
+    /// a clock: the search decides.
+    pub fn without_clock(slice: Slice, move_nodes: Option<u64>) -> Option<SliceLimits> {
+        let max_nodes = match slice {
+            Slice::BookForcedCheck | Slice::BookReplyCheck => return None,
+            Slice::RootWin | Slice::RootDefences => slice.max_nodes(0),
+            Slice::QuickWinLook { .. } => move_nodes? / QUICK_WIN_SHARE_OF_OPTIMUM,
+            Slice::LongerWinLook { .. } => move_nodes? / TACTICAL_WIN_SHARE_OF_OPTIMUM,
+            Slice::BetweenIterations => move_nodes? / REFUTATION_SLICE_OF_OPTIMUM,
+            Slice::OwnWinCheck
+            | Slice::FirstRefutationCheck
+            | Slice::Defences
+            | Slice::LaterRefutationCheck => move_nodes? / CHECK_SLICE_OF_OPTIMUM,
+        };
+        Some(SliceLimits {
+            deadline: None,
+            max_nodes,
+        })
     }
 }
 
@@ -231,10 +244,21 @@ mod tests {
     }
 
     #[test]
-    fn only_step_zero_runs_without_a_clock() {
-        let root = SliceLimits::without_clock(Slice::RootWin).unwrap();
+    fn without_a_clock_the_slices_are_counted_in_nodes() {
+        let nominal = Some(CLOCKLESS_MOVE_NODES);
+        let root = SliceLimits::without_clock(Slice::RootWin, None).unwrap();
         assert_eq!((root.deadline, root.max_nodes), (None, ROOT_THREAT_NODES));
-        assert_eq!(SliceLimits::without_clock(Slice::OwnWinCheck), None);
+        let quick = Slice::QuickWinLook { started_ms: 0 };
+        let quick = SliceLimits::without_clock(quick, nominal).unwrap();
+        let check = SliceLimits::without_clock(Slice::OwnWinCheck, nominal).unwrap();
+        assert_eq!(quick.deadline, None);
+        assert!(0 < quick.max_nodes && quick.max_nodes < check.max_nodes);
+        // Not asked for: only step 0 runs.
+        assert_eq!(SliceLimits::without_clock(Slice::OwnWinCheck, None), None);
+        assert_eq!(
+            SliceLimits::without_clock(Slice::BookForcedCheck, nominal),
+            None
+        );
     }
 
     #[test]
