@@ -808,101 +808,20 @@ impl<'b, 'l> Searcher<'b, 'l> {
         moves.clear();
         let must_block = self.board.has_five_point(self.defender);
         if must_block {
-            // Only a stone that stops the defender's five can be played.
-            match five_stoppers(self.board, self.defender) {
-                None => {
-                    self.move_buffers.push(moves);
-                    return self.store(false, threes, Pos::NONE);
-                }
-                Some(stops) => {
-                    for p in stops {
-                        if threats::is_legal(self.board, p, self.attacker) {
-                            moves.push((MoveShape::of(self.board, p, self.attacker).score(), p));
-                        }
-                    }
-                    moves.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
-                }
+            if !self.five_stopping_moves(&mut moves) {
+                self.move_buffers.push(moves);
+                return self.store(false, threes, Pos::NONE);
             }
         } else {
-            // Closed threes count here only near the root of the second phase.
-            let closed_threes = self.vcf_threats && ply < CLOSED_THREE_PLIES;
-            if threes == 0
-                && self.limits.level == Level::Vct
-                && (self.board.pattern_count(self.attacker, Pattern::OpenThree) > 0
-                    || (CROSSING_THREES
-                        && self.board.pattern_count(self.attacker, Pattern::Three) > 1)
-                    || (CLOSED_THREE_THREATS
-                        && closed_threes
-                        && self.board.pattern_count(self.attacker, Pattern::Three) > 0)
-                    || (QUIET_THREATS
-                        && ply < QUIET_THREAT_PLIES
-                        && matches!(self.board.rule(), Rule::Freestyle | Rule::Standard)
-                        && threats::has_four_points(self.board, self.attacker)))
-            {
-                // A three was possible here but not allowed: a larger budget may win.
-                self.budget_bound = true;
-            }
-            threats::attacker_moves(
-                self.board,
-                self.attacker,
-                threes > 0,
-                ply < QUIET_THREAT_PLIES,
-                closed_threes,
-                &mut moves,
-            );
+            self.threat_moves(ply, threes, &mut moves);
         }
-        // Among moves of equal shape, the squares that won most often so far (see
-        // [`History`]).
-        if self.history.has_wins(self.attacker) {
-            let (history, attacker) = (&self.history, self.attacker);
-            moves.sort_by(|a, b| {
-                let wins = |p| history.wins(attacker, p);
-                b.0.cmp(&a.0)
-                    .then(wins(b.1).cmp(&wins(a.1)))
-                    .then(a.1.cmp(&b.1))
-            });
-        }
-        if ROOT_HINT && ply == 0 && !hint.is_none() {
-            if let Some(i) = moves.iter().position(|&(_, m)| m == hint) {
-                let h = moves.remove(i);
-                moves.insert(0, h);
-            }
-        }
-        if let Some((m, _)) = self.nearby_win().filter(|&(_, b)| b <= threes) {
-            if let Some(i) = moves.iter().position(|&(_, p)| p == m) {
-                let first = moves.remove(i);
-                moves.insert(0, first);
-            }
-        }
+        self.order_moves(ply, threes, hint, &mut moves);
         let mut proven = false;
         let mut best = Pos::NONE;
         let mut hardest = (0u64, Pos::NONE);
         for &(_, m) in &moves {
             let n0 = self.nodes;
-            self.board.place(m, self.attacker);
-            let won = if must_block && self.board.has_five_point(self.defender) {
-                false
-            } else if self.board.has_five_point(self.attacker) {
-                self.defend(ply + 1, threes, None, m)
-            } else if threes > 0 || (must_block && self.limits.level == Level::Vct) {
-                // A block answering a counter-four costs no three: the threat it keeps
-                // standing was paid for when it was made.
-                let cost = three_cost(must_block);
-                match self.three_replies() {
-                    Some(replies) if !self.out_of_budget() => {
-                        self.defend_moves(ply + 1, threes - cost, replies)
-                    }
-                    _ => false,
-                }
-            } else {
-                if must_block && self.limits.level == Level::Vct {
-                    // A block that might keep a three standing needs a three budget.
-                    self.budget_bound = true;
-                }
-                false
-            };
-            self.board.undo();
-            if won {
+            if self.attacker_move_wins(ply, threes, must_block, m) {
                 proven = true;
                 best = m;
                 if self.learns_history {
@@ -928,6 +847,108 @@ impl<'b, 'l> Searcher<'b, 'l> {
             return false;
         }
         self.store(proven, threes, if proven { best } else { hardest.1 })
+    }
+
+    /// The defender has a five point: only a stone that stops it can be played. Adds
+    /// those the attacker may play to `moves`, strongest first; false when no stone stops
+    /// the five (two five points, say).
+    fn five_stopping_moves(&mut self, moves: &mut Vec<(i32, Pos)>) -> bool {
+        let Some(stops) = five_stoppers(self.board, self.defender) else {
+            return false;
+        };
+        for p in stops {
+            if threats::is_legal(self.board, p, self.attacker) {
+                moves.push((MoveShape::of(self.board, p, self.attacker).score(), p));
+            }
+        }
+        moves.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
+        true
+    }
+
+    /// Adds the attacker's threats to `moves` (threes only while the budget allows
+    /// them), and notes when a three was possible but the budget did not allow it.
+    fn threat_moves(&mut self, ply: u32, threes: u32, moves: &mut Vec<(i32, Pos)>) {
+        // Closed threes count here only near the root of the second phase.
+        let closed_threes = self.vcf_threats && ply < CLOSED_THREE_PLIES;
+        if threes == 0
+            && self.limits.level == Level::Vct
+            && (self.board.pattern_count(self.attacker, Pattern::OpenThree) > 0
+                || (CROSSING_THREES && self.board.pattern_count(self.attacker, Pattern::Three) > 1)
+                || (CLOSED_THREE_THREATS
+                    && closed_threes
+                    && self.board.pattern_count(self.attacker, Pattern::Three) > 0)
+                || (QUIET_THREATS
+                    && ply < QUIET_THREAT_PLIES
+                    && matches!(self.board.rule(), Rule::Freestyle | Rule::Standard)
+                    && threats::has_four_points(self.board, self.attacker)))
+        {
+            // A three was possible here but not allowed: a larger budget may win.
+            self.budget_bound = true;
+        }
+        threats::attacker_moves(
+            self.board,
+            self.attacker,
+            threes > 0,
+            ply < QUIET_THREAT_PLIES,
+            closed_threes,
+            moves,
+        );
+    }
+
+    /// Orders `moves` (sorted by shape): among moves of equal shape, the squares that
+    /// won most often so far (see [`History`]); at the root, the table's `hint` first;
+    /// the move that won at the nearby proof's matching node before all.
+    fn order_moves(&self, ply: u32, threes: u32, hint: Pos, moves: &mut Vec<(i32, Pos)>) {
+        if self.history.has_wins(self.attacker) {
+            let (history, attacker) = (&self.history, self.attacker);
+            moves.sort_by(|a, b| {
+                let wins = |p| history.wins(attacker, p);
+                b.0.cmp(&a.0)
+                    .then(wins(b.1).cmp(&wins(a.1)))
+                    .then(a.1.cmp(&b.1))
+            });
+        }
+        if ROOT_HINT && ply == 0 && !hint.is_none() {
+            if let Some(i) = moves.iter().position(|&(_, m)| m == hint) {
+                let h = moves.remove(i);
+                moves.insert(0, h);
+            }
+        }
+        if let Some((m, _)) = self.nearby_win().filter(|&(_, b)| b <= threes) {
+            if let Some(i) = moves.iter().position(|&(_, p)| p == m) {
+                let first = moves.remove(i);
+                moves.insert(0, first);
+            }
+        }
+    }
+
+    /// Whether the attacker's move `m` wins against every defence (`must_block`: it
+    /// answers the defender's five point).
+    fn attacker_move_wins(&mut self, ply: u32, threes: u32, must_block: bool, m: Pos) -> bool {
+        self.board.place(m, self.attacker);
+        let won = if must_block && self.board.has_five_point(self.defender) {
+            false
+        } else if self.board.has_five_point(self.attacker) {
+            self.defend(ply + 1, threes, None, m)
+        } else if threes > 0 || (must_block && self.limits.level == Level::Vct) {
+            // A block answering a counter-four costs no three: the threat it keeps
+            // standing was paid for when it was made.
+            let cost = three_cost(must_block);
+            match self.three_replies() {
+                Some(replies) if !self.out_of_budget() => {
+                    self.defend_moves(ply + 1, threes - cost, replies)
+                }
+                _ => false,
+            }
+        } else {
+            if must_block && self.limits.level == Level::Vct {
+                // A block that might keep a three standing needs a three budget.
+                self.budget_bound = true;
+            }
+            false
+        };
+        self.board.undo();
+        won
     }
 
     /// Adds `nodes` to what root move `m` has cost at the budget in progress; returns its
