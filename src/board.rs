@@ -18,6 +18,10 @@
 //!   evaluation and the search read combination points from counters instead of scanning
 //!   the board.
 //!
+//! - `value_sums[color][to_move]`: the learned evaluation's cell values
+//!   ([`CellValues`]) summed over the empty cells, for each colour as the side to move
+//!   and not, so the evaluation is a few additions instead of a pass over the board.
+//!
 //! Undo restores rather than recomputes: a placement saves the counters and the classes
 //! of the forty cells along its lines in a per-ply record, so undo does no table lookups.
 //!
@@ -25,7 +29,10 @@
 //! counters of classes below a three: while it runs, the board may be
 //! [paused](Board::pause_search_extras) so its placements skip them.
 
-use crate::pattern::{self, slot_shift, Cell, Pattern, PatternTable, HALF_LINE};
+use crate::pattern::{
+    self, cell_key, slot_shift, Cell, Pattern, PatternTable, CELL_KEY_COUNT, CELL_KEY_DIGIT,
+    HALF_LINE,
+};
 use crate::types::{parse_pos_sequence, Color, Coord, Rule};
 use once_cell::sync::Lazy;
 use std::fmt;
@@ -146,6 +153,31 @@ const OCCUPIED: u8 = 0x80;
 
 /// Key toggled by a null move (a fixed odd constant; any value unlike the cell keys).
 const PASS_KEY: u64 = 0x9d3f_71a2_c46b_e015;
+
+/// Values per cell key ([`pattern::cell_key`]) that the board sums over its empty cells:
+/// `tables[owner][owner_to_move]`, the learned evaluation's cell tables spread over keys.
+/// The evaluation fills them; the board only keeps the sums exact.
+pub struct CellValues {
+    pub tables: [[Box<[i16]>; 2]; 2],
+}
+
+impl CellValues {
+    /// Every value zero.
+    pub fn zero() -> CellValues {
+        CellValues {
+            tables: std::array::from_fn(|_| {
+                std::array::from_fn(|_| vec![0; CELL_KEY_COUNT].into_boxed_slice())
+            }),
+        }
+    }
+
+    #[inline(always)]
+    fn get(&self, owner: usize, owner_to_move: usize, key: usize) -> i32 {
+        i32::from(self.tables[owner][owner_to_move][key])
+    }
+}
+
+static ZERO_CELL_VALUES: Lazy<CellValues> = Lazy::new(CellValues::zero);
 
 /// The per-cell class of each line for each colour: `[color][direction]`.
 pub type CellPatterns = [[Pattern; 4]; 2];
@@ -288,6 +320,7 @@ pub fn reach_of(rule: Rule) -> usize {
 #[derive(Clone, Copy)]
 struct UndoRecord {
     pattern_counts: [[u32; Pattern::COUNT]; 2],
+    value_sums: [[i32; 2]; 2],
     combo_counts: [[u32; combo::COUNT]; 2],
     patterns: [CellPatterns; LINE_CELLS],
     combo_sums: [[u16; 2]; LINE_CELLS],
@@ -335,6 +368,7 @@ impl Clone for UndoRecords {
 impl UndoRecord {
     const EMPTY: UndoRecord = UndoRecord {
         pattern_counts: [[0; Pattern::COUNT]; 2],
+        value_sums: [[0; 2]; 2],
         combo_counts: [[0; combo::COUNT]; 2],
         patterns: [[[Pattern::Dead; 4]; 2]; LINE_CELLS],
         combo_sums: [[0; 2]; LINE_CELLS],
@@ -365,6 +399,10 @@ pub struct Board {
     combo_kinds: [&'static [u8; COMBO_SUMS]; 2],
     /// Per colour, how many empty cells make each combination kind (`combo::*`).
     combo_counts: [[u32; combo::COUNT]; 2],
+    /// The cell values summed (see [`CellValues`]).
+    cell_values: &'static CellValues,
+    /// `value_sums[owner][owner_to_move]`: the cell values of every empty cell.
+    value_sums: [[i32; 2]; 2],
     /// Per stone in `history` (same index): what its placement overwrote, so undo
     /// restores it instead of recomputing (no pattern table lookups on undo).
     undo_records: UndoRecords,
@@ -421,6 +459,8 @@ impl Board {
                 [&COMBO_KINDS[0], &COMBO_KINDS[0]]
             },
             combo_counts: [[0; combo::COUNT]; 2],
+            cell_values: &ZERO_CELL_VALUES,
+            value_sums: [[0; 2]; 2],
             undo_records: UndoRecords::default(),
             line_offsets: std::array::from_fn(|i| LINE_STEPS[i] * steps[LINE_DIRS[i]]),
             line_cells: if reach_of(rule) < HALF_LINE {
@@ -781,6 +821,43 @@ impl Board {
         self.pattern_count(color, Pattern::Five) > 0
     }
 
+    /// The cell values of `owner` summed over the empty cells, from the table for when
+    /// `owner` is (or is not) the side to move.
+    #[inline]
+    pub fn cell_value_sum(&self, owner: Color, owner_to_move: bool) -> i32 {
+        debug_assert!(self.extras_exact(), "search extras read while paused");
+        self.value_sums[owner.index()][usize::from(owner_to_move)]
+    }
+
+    /// The tables whose sums the board keeps.
+    pub fn cell_values(&self) -> &'static CellValues {
+        self.cell_values
+    }
+
+    /// Sums `values` from now on (recomputing the sums over the board when they are not
+    /// the tables in use already).
+    pub fn set_cell_values(&mut self, values: &'static CellValues) {
+        if std::ptr::eq(self.cell_values, values) {
+            return;
+        }
+        self.cell_values = values;
+        self.value_sums = self.compute_value_sums();
+    }
+
+    /// The cell-value sums recomputed from every empty cell's classes.
+    fn compute_value_sums(&self) -> [[i32; 2]; 2] {
+        let mut sums = [[0; 2]; 2];
+        for p in self.positions().filter(|&p| self.is_empty(p)) {
+            for c in 0..2 {
+                let key = cell_key(&self.patterns[p.index()][c]);
+                for tm in 0..2 {
+                    sums[c][tm] += self.cell_values.get(c, tm, key);
+                }
+            }
+        }
+        sums
+    }
+
     // ---- make / undo ----
 
     /// Leaves the state only the main search reads as it is until the matching
@@ -964,6 +1041,7 @@ impl Board {
         self.pattern_counts = record.pattern_counts;
         if EXTRAS {
             self.combo_counts = record.combo_counts;
+            self.value_sums = record.value_sums;
         }
     }
 
@@ -978,6 +1056,7 @@ impl Board {
         record.pattern_counts = self.pattern_counts;
         if EXTRAS {
             record.combo_counts = self.combo_counts;
+            record.value_sums = self.value_sums;
         }
         // Every cell's classes are saved, occupied or not, for `restore_lines`.
         // (The `min` shows the compiler that `i` indexes the tables of LINE_CELLS.)
@@ -1004,6 +1083,17 @@ impl Board {
                         continue;
                     }
                     old[c][dir] = new[c];
+                    if EXTRAS {
+                        // The cell's key moves by one digit: its value changes in both
+                        // tables of the colour.
+                        let after = cell_key(&old[c]);
+                        let before = after + CELL_KEY_DIGIT[dir] * was - CELL_KEY_DIGIT[dir] * now;
+                        let values = self.cell_values;
+                        for tm in 0..2 {
+                            self.value_sums[c][tm] +=
+                                values.get(c, tm, after) - values.get(c, tm, before);
+                        }
+                    }
                     // Paused, the counters below a three are left alone (most changes
                     // are among those classes); undo puts back those of the pause.
                     if EXTRAS || was >= COUNTED_WHEN_PAUSED as usize {
@@ -1060,6 +1150,10 @@ impl Board {
             if EXTRAS {
                 let kind = self.combo_kinds[c][self.combo_sums[p.index()][c] as usize] as usize;
                 self.combo_counts[c][kind] = (self.combo_counts[c][kind] as i32 + sign) as u32;
+                let key = cell_key(&self.patterns[p.index()][c]);
+                for tm in 0..2 {
+                    self.value_sums[c][tm] += sign * self.cell_values.get(c, tm, key);
+                }
             }
         }
     }
@@ -1164,6 +1258,9 @@ impl Board {
         }
         if combos != self.combo_counts {
             return Err("combination counts differ from recomputation".into());
+        }
+        if self.compute_value_sums() != self.value_sums {
+            return Err("cell value sums differ from recomputation".into());
         }
         for p in self.positions() {
             let c = self.coord(p);

@@ -6,6 +6,7 @@
 //! per-class weights.
 
 use crate::board::{Board, Pos};
+use crate::eval::learned::LearnedEval;
 use crate::pattern::{self, Cell, Pattern};
 use crate::types::Color;
 use smallvec::SmallVec;
@@ -35,7 +36,12 @@ pub enum Threat {
 /// forbidden points are not excluded here; callers that may play for black check them.
 #[inline]
 pub fn threat_of(board: &Board, p: Pos, color: Color) -> Threat {
-    let lines = &board.cell_patterns(p)[color.index()];
+    threat_of_lines(&board.cell_patterns(p)[color.index()])
+}
+
+/// The combined threat of a cell whose four line classes for the colour are `lines`.
+#[inline]
+pub fn threat_of_lines(lines: &[Pattern; 4]) -> Threat {
     let mut fours = 0;
     let mut open_fours = 0;
     let mut threes = 0;
@@ -98,12 +104,17 @@ fn combo_bonus(threat: Threat) -> i32 {
 /// The score of `color` playing cell `p`: its line weights plus combination bonuses.
 #[inline]
 pub fn cell_score(board: &Board, p: Pos, color: Color) -> i32 {
-    let lines = &board.cell_patterns(p)[color.index()];
+    score_of_lines(&board.cell_patterns(p)[color.index()])
+}
+
+/// The score of playing a cell whose four line classes for the colour are `lines`.
+#[inline]
+pub fn score_of_lines(lines: &[Pattern; 4]) -> i32 {
     let sum: i32 = lines.iter().map(|&c| CLASS_WEIGHT[c as usize]).sum();
     // Every combination has an open three or better on some line; most cells have none,
     // and one word test spares them the classification.
     if pattern::any_at_least(lines, Pattern::OpenThree) {
-        sum + combo_bonus(threat_of(board, p, color))
+        sum + combo_bonus(threat_of_lines(lines))
     } else {
         sum
     }
@@ -118,31 +129,31 @@ pub struct ScoredMove {
 
 pub type MoveList = SmallVec<[ScoredMove; 64]>;
 
-/// Empty cells worth considering, each scored for the side to move as attack plus
-/// defence, in board order (callers order them: `sort_moves` or `keep_best`).
+/// Empty cells worth considering, each scored for the side to move by the move policy, in board order (callers order them: `sort_moves` or `keep_best`).
 /// A cell qualifies when a stone stands within two cells of it (in a 5×5 square).
-pub fn candidates(board: &Board) -> MoveList {
+pub fn candidates(board: &Board, policy: &LearnedEval) -> MoveList {
     let us = board.side_to_move();
-    let them = us.opponent();
     let mut list = MoveList::new();
     // Only cells within two of a stone: every cell that makes or stops a four, an open
     // three or a broken three is that close, and far cells are rarely better.
     board.for_cells_near_stones(|p| {
-        // Attacking is worth a little more than the same defence: we move first.
-        let score = cell_score(board, p, us) * 6 / 5 + cell_score(board, p, them);
-        list.push(ScoredMove { pos: p, score });
+        list.push(ScoredMove {
+            pos: p,
+            score: policy.move_score(board, p, us),
+        });
     });
     list
 }
 
 /// The cells where `color` makes a four (or five), scored like `candidates`, best first.
-pub fn four_moves(board: &Board, color: Color) -> MoveList {
-    let them = color.opponent();
+pub fn four_moves(board: &Board, color: Color, policy: &LearnedEval) -> MoveList {
     let mut list = MoveList::new();
     // Four, open four, double four and five: the classes from Four up.
     board.for_cells_making(color, Pattern::Four, |p, _| {
-        let score = cell_score(board, p, color) * 6 / 5 + cell_score(board, p, them);
-        list.push(ScoredMove { pos: p, score });
+        list.push(ScoredMove {
+            pos: p,
+            score: policy.move_score(board, p, color),
+        });
         ControlFlow::Continue(())
     });
     sort_moves(&mut list);

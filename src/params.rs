@@ -8,7 +8,7 @@
 //!
 //! What the user may change at run time is not here: the time manager's parameters are
 //! `time::TimeParams` (config `[time]`), the search's switches `search::SearchOptions`
-//! (config `[search]`) and the evaluation's weights `eval::EvalWeights` (config `[eval]`).
+//! (config `[search]`) and the evaluation's weights files `eval::Evaluator` (config `[eval]`).
 
 /// The node search (`search::node`, `search::driver`).
 pub mod search {

@@ -147,6 +147,28 @@ impl Pattern {
     }
 }
 
+/// Distinct cell keys: the four line classes one colour makes on a cell, in direction
+/// order (see [`cell_key`]).
+pub const CELL_KEY_COUNT: usize = Pattern::COUNT * Pattern::COUNT * Pattern::COUNT * Pattern::COUNT;
+
+/// The weight of direction `dir`'s digit in a cell key: a change of one line's class
+/// moves the key by `(new - old) * CELL_KEY_DIGIT[dir]`.
+pub const CELL_KEY_DIGIT: [usize; 4] = [
+    1,
+    Pattern::COUNT,
+    Pattern::COUNT * Pattern::COUNT,
+    Pattern::COUNT * Pattern::COUNT * Pattern::COUNT,
+];
+
+/// The cell key of four line classes: the index learned per-cell tables are read with.
+#[inline(always)]
+pub fn cell_key(lines: &[Pattern; 4]) -> usize {
+    lines[0] as usize
+        + CELL_KEY_DIGIT[1] * lines[1] as usize
+        + CELL_KEY_DIGIT[2] * lines[2] as usize
+        + CELL_KEY_DIGIT[3] * lines[3] as usize
+}
+
 /// The top bit of each byte of the four classes (as the bytes of a word) set where the
 /// class is `least` or better: each class is below 128, so adding `128 - least` to a
 /// byte sets its top bit exactly then (and never carries into the next byte).

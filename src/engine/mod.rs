@@ -100,7 +100,7 @@ pub struct Engine {
     config: Config,
     time_params: TimeParams,
     search_options: search::SearchOptions,
-    eval_weights: crate::eval::EvalWeights,
+    eval_weights: crate::eval::Evaluator,
     /// Opening books (config `book.*`); empty when the book is switched off.
     books: Vec<Book>,
     /// Started with the engine (at process start): the origin of every time stamp.
@@ -133,7 +133,7 @@ impl Engine {
             search: search::SearchState::new(),
             time_params: TimeParams::from_config(&config),
             search_options: search::SearchOptions::from_config(&config),
-            eval_weights: crate::eval::EvalWeights::from_config(&config),
+            eval_weights: crate::eval::Evaluator::from_config(&config),
             books: load_books(&config),
             config,
             clock: SystemClock::new(),

@@ -192,7 +192,10 @@ impl Worker<'_> {
                 // four every move looked lost and the first was played.
                 let fives = movegen::five_points(self.board, us);
                 if fives.is_empty() {
-                    let mut list = movegen::candidates(self.board);
+                    let mut list = movegen::candidates(
+                        self.board,
+                        self.limits.eval.for_rule(self.board.rule()),
+                    );
                     list.retain(|m| {
                         movegen::threat_of(self.board, m.pos, us) >= Threat::WinningFour
                     });
@@ -213,7 +216,7 @@ impl Worker<'_> {
             Forced::Only(list) => list,
         };
         if moves.is_empty() {
-            moves = movegen::candidates(self.board);
+            moves = movegen::candidates(self.board, self.limits.eval.for_rule(self.board.rule()));
             movegen::sort_moves(&mut moves);
         }
         self.retain_legal(&mut moves);

@@ -32,7 +32,7 @@ mod tactics;
 mod threads;
 
 use crate::board::{Board, Pos};
-use crate::eval::{EvalWeights, Value};
+use crate::eval::{Evaluator, Value};
 use crate::params::search::DEFAULT_INTERIOR_MOVES;
 use crate::threat;
 use crate::time::TimeManager;
@@ -116,7 +116,7 @@ pub struct SearchLimits {
     pub max_depth: i32,
     pub max_nodes: u64,
     pub options: SearchOptions,
-    pub eval: EvalWeights,
+    pub eval: Evaluator,
     /// Search threads (Lazy SMP): one is deterministic, more share the table.
     pub threads: usize,
     /// Best root moves searched and reported with their own lines (`YXNBEST n`).
@@ -138,7 +138,7 @@ impl SearchLimits {
             max_depth: depth,
             max_nodes: u64::MAX,
             options: SearchOptions::default(),
-            eval: EvalWeights::default(),
+            eval: Evaluator::default(),
             threads: 1,
             multi_pv: 1,
             clockless_threat_nodes: None,
@@ -270,6 +270,7 @@ impl SearchState {
         report: &mut dyn FnMut(&SearchEvent),
     ) -> Outcome {
         let time = limits.time.take();
+        limits.eval.prepare(board);
         let optimum_ms = time.as_ref().map(|tm| tm.optimum_ms());
         let tt = self.table.for_search(optimum_ms);
         tt.new_search();

@@ -516,7 +516,8 @@ impl<'a> Worker<'a> {
         if self.board.pattern_count(us, Pattern::Four) == 0 {
             return stand_pat;
         }
-        let mut fours = movegen::four_moves(self.board, us);
+        let mut fours =
+            movegen::four_moves(self.board, us, self.limits.eval.for_rule(self.board.rule()));
         fours.truncate(if chain == 0 {
             MAX_QUIESCENCE_FOURS
         } else {
@@ -600,7 +601,7 @@ impl<'a> Worker<'a> {
         let them = self.board.side_to_move().opponent();
         let board = &*self.board;
         let us = board.side_to_move();
-        let mut moves = movegen::candidates(board);
+        let mut moves = movegen::candidates(board, self.limits.eval.for_rule(board.rule()));
         if threatened {
             // They threaten an open four: we must make fours or break their lines.
             moves.retain(|m| {

@@ -178,7 +178,10 @@ impl Builder<'_> {
             return;
         }
         let mut moves = vec![choice];
-        let mut generated = movegen::candidates(&board);
+        let mut generated = movegen::candidates(
+            &board,
+            wuzi::eval::Evaluator::default().for_rule(board.rule()),
+        );
         movegen::sort_moves(&mut generated);
         let mut scratch = board.clone();
         let us = board.side_to_move();

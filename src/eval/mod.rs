@@ -12,6 +12,10 @@
 //! by a different factor for each class (an open three to move is nearly a win, a lone
 //! stone's line is worth the same to both).
 
+pub mod learned;
+pub mod pcode;
+pub mod weights;
+
 use crate::board::Board;
 use crate::pattern::Pattern;
 use crate::types::{Color, Rule};
@@ -24,6 +28,94 @@ pub const WIN: Value = 30_000;
 /// Any value beyond this is a proven win or loss.
 pub const WIN_THRESHOLD: Value = WIN - 1_000;
 pub const INFINITE: Value = WIN + 1;
+
+/// The evaluation the search uses: the learned tables of each rule, compiled in or
+/// loaded from the files the configuration names.
+#[derive(Clone, Copy, Debug)]
+pub struct Evaluator {
+    by_rule: [&'static learned::LearnedEval; 4],
+}
+
+/// The compiled-in weights of each rule (`weights/*.wzev`, see docs/training.md).
+const COMPILED_WEIGHTS: [&[u8]; 4] = [
+    include_bytes!("../../weights/freestyle.wzev"),
+    include_bytes!("../../weights/standard.wzev"),
+    include_bytes!("../../weights/renju.wzev"),
+    include_bytes!("../../weights/caro.wzev"),
+];
+
+static COMPILED: once_cell::sync::Lazy<[learned::LearnedEval; 4]> =
+    once_cell::sync::Lazy::new(|| {
+        std::array::from_fn(|i| {
+            let rule = Rule::ALL[i];
+            // The files are part of the build and a test reads each; should one ever fail
+            // to parse, the hand-set evaluation written as tables stands in.
+            let weights = weights::LearnedWeights::from_bytes_for(COMPILED_WEIGHTS[i], rule)
+                .unwrap_or_else(|_| learned::from_hand_set(rule, &Weights::default_for(rule)));
+            learned::LearnedEval::new(weights)
+        })
+    });
+
+impl Default for Evaluator {
+    fn default() -> Self {
+        Evaluator {
+            by_rule: std::array::from_fn(|i| &COMPILED[i]),
+        }
+    }
+}
+
+impl Evaluator {
+    /// The compiled-in tables, except for the rules whose `eval.weights.<rule>` key names
+    /// a file: each such file is loaded, and one that cannot be read or is refused keeps
+    /// the compiled-in tables and adds a warning to the configuration (reported as a
+    /// `MESSAGE`).
+    pub fn from_config(config: &crate::config::Config) -> Evaluator {
+        let mut e = Evaluator::default();
+        for rule in Rule::ALL {
+            let key = format!("eval.weights.{}", rule.name());
+            let Some(path) = config.get(&key) else {
+                continue;
+            };
+            let path = path.trim();
+            if path.is_empty() {
+                continue;
+            }
+            let loaded = std::fs::read(path)
+                .map_err(|err| err.to_string())
+                .and_then(|bytes| {
+                    weights::LearnedWeights::from_bytes_for(&bytes, rule)
+                        .map_err(|err| err.to_string())
+                });
+            match loaded {
+                Ok(w) => {
+                    e.by_rule[rule.index()] = Box::leak(Box::new(learned::LearnedEval::new(w)))
+                }
+                Err(err) => config.add_warning(format!(
+                    "{key} = {path}: {err}; using the compiled-in weights"
+                )),
+            }
+        }
+        e
+    }
+
+    /// The tables of `rule`.
+    #[inline]
+    pub fn for_rule(&self, rule: Rule) -> &'static learned::LearnedEval {
+        self.by_rule[rule.index()]
+    }
+
+    /// Makes `board` sum the cell tables of its rule (done once per search; any board
+    /// evaluates correctly without it, but slower).
+    pub fn prepare(&self, board: &mut Board) {
+        board.set_cell_values(&self.for_rule(board.rule()).cells);
+    }
+
+    /// The static value of the position for the side to move.
+    #[inline]
+    pub fn evaluate(&self, board: &Board) -> Value {
+        self.for_rule(board.rule()).evaluate(board)
+    }
+}
 
 /// The evaluation's weights under every rule: renju has its own set (config section
 /// `[eval.renju]`), the other rules share one (`[eval]`). Renju's forbidden points change
@@ -234,9 +326,9 @@ pub fn can_four(board: &Board, color: Color) -> bool {
     .any(|&class| board.pattern_count(color, class) > 0)
 }
 
-/// The static value with the default weights.
+/// The static value with the compiled-in weights.
 pub fn evaluate(board: &Board) -> Value {
-    EvalWeights::default().evaluate(board)
+    Evaluator::default().evaluate(board)
 }
 
 /// True for values that prove a win or a loss.

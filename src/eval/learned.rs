@@ -1,0 +1,380 @@
+//! The learned evaluation's features: what the tables are indexed by.
+//!
+//! A position is valued for the side to move as
+//! - the sum, over the empty cells, of a value per colour and pcode (`pcode.rs`): what
+//!   that colour makes on the cell's four lines, counted for the colour's owner
+//!   (positive: good for that colour); with `to_move_cells` the table is split by
+//!   whether that colour is the one to move;
+//! - plus a value of the threat mask for the side to move's colour: which forcing
+//!   shapes each side holds (`threat_mask`), the terms a sum over cells cannot express
+//!   (who moves first with a four-three decides the game).
+
+use crate::board::{Board, CellValues, Pos};
+use crate::eval::pcode::{self, PCODE_COUNT};
+use crate::eval::weights::LearnedWeights;
+use crate::eval::{Value, Weights as HandSet, WIN_THRESHOLD};
+use crate::pattern::{cell_key, Pattern, CELL_KEY_COUNT};
+use crate::types::{Color, Rule};
+
+/// Bits of the threat mask.
+pub const MASK_BITS: usize = 11;
+pub const MASK_COUNT: usize = 1 << MASK_BITS;
+
+/// Which forcing shapes each side holds, seen from `us` (the side to move): bit 0 the
+/// opponent has a five point; 1/2 us/them a winning-four point (open four, double four,
+/// fours on two lines); 3 our four-three point; 4 our four point; 5 our double three;
+/// 6 our open-three point; 7 their four-three; 8 their four; 9 their double three;
+/// 10 their open three.
+pub fn threat_mask(board: &Board, us: Color) -> usize {
+    let them = us.opponent();
+    let has = |c: Color, class: Pattern| board.pattern_count(c, class) > 0;
+    let four = |c: Color| {
+        has(c, Pattern::Four) || has(c, Pattern::OpenFour) || has(c, Pattern::DoubleFour)
+    };
+    let bits = [
+        has(them, Pattern::Five),
+        board.winning_four_cells(us) > 0,
+        board.winning_four_cells(them) > 0,
+        board.four_three_cells(us) > 0,
+        four(us),
+        board.double_three_cells(us) > 0,
+        has(us, Pattern::OpenThree),
+        board.four_three_cells(them) > 0,
+        four(them),
+        board.double_three_cells(them) > 0,
+        has(them, Pattern::OpenThree),
+    ];
+    bits.iter()
+        .enumerate()
+        .fold(0, |m, (i, &b)| m | (usize::from(b) << i))
+}
+
+/// The layout of the feature vector.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct FeatureSet {
+    /// The cell tables are split by whether the cell's colour is the one to move.
+    pub to_move_cells: bool,
+}
+
+impl FeatureSet {
+    /// Cell tables: per colour (and per to-move flag when split).
+    pub fn cell_tables(&self) -> usize {
+        if self.to_move_cells {
+            4
+        } else {
+            2
+        }
+    }
+
+    pub fn cell_index(&self, owner: Color, owner_to_move: bool, pcode: usize) -> usize {
+        let table = if self.to_move_cells {
+            2 * owner.index() + usize::from(owner_to_move)
+        } else {
+            owner.index()
+        };
+        table * PCODE_COUNT + pcode
+    }
+
+    pub fn mask_index(&self, us: Color, mask: usize) -> usize {
+        self.cell_tables() * PCODE_COUNT + us.index() * MASK_COUNT + mask
+    }
+
+    pub fn len(&self) -> usize {
+        self.cell_tables() * PCODE_COUNT + 2 * MASK_COUNT
+    }
+
+    pub fn is_empty(&self) -> bool {
+        false
+    }
+}
+
+/// The features of `board` for its side to move, as (index, value) pairs with distinct
+/// indices: cell counts signed by owner (+ for the side to move's colour), and a 1 for
+/// the threat mask.
+pub fn features(board: &Board, set: &FeatureSet, out: &mut Vec<(usize, f32)>) {
+    let us = board.side_to_move();
+    let mut counts = vec![0i32; set.cell_tables() * PCODE_COUNT];
+    for p in board.positions() {
+        if !board.is_empty(p) {
+            continue;
+        }
+        let lines = board.cell_patterns(p);
+        for owner in Color::BOTH {
+            let i = set.cell_index(owner, owner == us, pcode::pcode(&lines[owner.index()]));
+            counts[i] += if owner == us { 1 } else { -1 };
+        }
+    }
+    out.extend(
+        counts
+            .iter()
+            .enumerate()
+            .filter(|(_, &c)| c != 0)
+            .map(|(i, &c)| (i, c as f32)),
+    );
+    out.push((set.mask_index(us, threat_mask(board, us)), 1.0));
+}
+
+/// The learned evaluation and move policy of one rule, ready for the search: the tables
+/// of a [`LearnedWeights`] spread over cell keys.
+pub struct LearnedEval {
+    pub weights: LearnedWeights,
+    /// The cell tables, summed by the board.
+    pub cells: CellValues,
+    mask: [Box<[i16]>; 2],
+    /// `policy[side to move][0 own, 1 opponent's][cell key]`.
+    policy: [[Box<[i16]>; 2]; 2],
+}
+
+impl LearnedEval {
+    pub fn new(weights: LearnedWeights) -> LearnedEval {
+        let by_key = |t: &[i16]| -> Box<[i16]> {
+            (0..CELL_KEY_COUNT)
+                .map(|k| t[pcode::pcode_of_key(k)])
+                .collect()
+        };
+        let cells = CellValues {
+            tables: std::array::from_fn(|owner| {
+                let owner = Color::BOTH[owner];
+                std::array::from_fn(|tm| by_key(weights.cell_table(owner, tm == 1)))
+            }),
+        };
+        let mask = std::array::from_fn(|c| weights.mask[c].clone().into_boxed_slice());
+        let policy =
+            std::array::from_fn(|c| std::array::from_fn(|k| by_key(&weights.policy[c][k])));
+        LearnedEval {
+            weights,
+            cells,
+            mask,
+            policy,
+        }
+    }
+
+    /// The static value of `board` for its side to move: from the board's sums when it
+    /// sums this evaluation's cell tables (`Board::set_cell_values(&self.cells)`, which
+    /// the search does), else from a pass over the board.
+    #[inline]
+    pub fn evaluate(&self, board: &Board) -> Value {
+        let us = board.side_to_move();
+        let them = us.opponent();
+        let cells = if std::ptr::eq(board.cell_values(), &self.cells) {
+            board.cell_value_sum(us, true) - board.cell_value_sum(them, false)
+        } else {
+            self.cell_sum_by_scan(board, us)
+        };
+        let threats = Value::from(self.mask[us.index()][threat_mask(board, us)]);
+        (cells + threats).clamp(-WIN_THRESHOLD / 2, WIN_THRESHOLD / 2)
+    }
+
+    /// The cell part of the value, summed over the board.
+    #[cold]
+    fn cell_sum_by_scan(&self, board: &Board, us: Color) -> Value {
+        let mut sum = 0;
+        for p in board.positions().filter(|&p| board.is_empty(p)) {
+            let lines = board.cell_patterns(p);
+            for owner in Color::BOTH {
+                let key = cell_key(&lines[owner.index()]);
+                let v = i32::from(self.cells.tables[owner.index()][usize::from(owner == us)][key]);
+                sum += if owner == us { v } else { -v };
+            }
+        }
+        sum
+    }
+
+    /// The policy's score of `us` playing the empty cell `p`: what the move makes for
+    /// `us` and what it takes from the opponent.
+    #[inline]
+    pub fn move_score(&self, board: &Board, p: Pos, us: Color) -> i32 {
+        let lines = board.cell_patterns(p);
+        let own = cell_key(&lines[us.index()]);
+        let theirs = cell_key(&lines[us.opponent().index()]);
+        let table = &self.policy[us.index()];
+        i32::from(table[0][own]) + i32::from(table[1][theirs])
+    }
+}
+
+impl std::fmt::Debug for LearnedEval {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "LearnedEval({:?})", self.weights)
+    }
+}
+
+/// The hand-set evaluation and move ordering written as learned tables (where a sum
+/// over the board is scaled by the side to move's tempo, each cell is, so the result is
+/// the same up to rounding): the starting point of a fit, and a check of the tables'
+/// plumbing.
+pub fn from_hand_set(rule: Rule, w: &HandSet) -> LearnedWeights {
+    let mut out = LearnedWeights::zero(rule, true);
+    for owner in Color::BOTH {
+        let renju_black = rule == Rule::Renju && owner == Color::Black;
+        for tm in [false, true] {
+            let t = 2 * owner.index() + usize::from(tm);
+            for pc in 0..PCODE_COUNT {
+                let lines = pcode::classes_of_pcode(pc);
+                let (class, ft, dt) = if tm {
+                    (
+                        &w.class_to_move,
+                        w.four_three_to_move,
+                        w.double_three_to_move,
+                    )
+                } else {
+                    (&w.class, w.four_three, w.double_three)
+                };
+                let (is_ft, is_dt) = combination(&lines, !renju_black);
+                let sum: i64 = lines
+                    .iter()
+                    .map(|&c| i64::from(class[c as usize]))
+                    .sum::<i64>()
+                    + i64::from(ft) * i64::from(is_ft)
+                    + i64::from(dt) * i64::from(is_dt);
+                let scaled = if tm {
+                    sum * i64::from(w.tempo_per_mille) / 1000
+                } else {
+                    sum
+                };
+                out.cells[t][pc] = scaled.clamp(i16::MIN.into(), i16::MAX.into()) as i16;
+            }
+        }
+    }
+    for us in 0..2 {
+        for mask in 0..MASK_COUNT {
+            let bit = |i: usize| mask & (1 << i) != 0;
+            let mut v = 0;
+            if (bit(3) || bit(5)) && !(bit(8) || bit(0)) {
+                v += w.combo_to_move;
+            }
+            if (bit(2) || bit(7)) && !bit(4) {
+                v -= w.must_defend;
+            }
+            out.mask[us][mask] = v.clamp(i16::MIN.into(), i16::MAX.into()) as i16;
+        }
+        for pc in 0..PCODE_COUNT {
+            let s = crate::movegen::score_of_lines(&pcode::classes_of_pcode(pc));
+            out.policy[us][0][pc] = (s * 6 / 5).clamp(i16::MIN.into(), i16::MAX.into()) as i16;
+            out.policy[us][1][pc] = s.clamp(i16::MIN.into(), i16::MAX.into()) as i16;
+        }
+    }
+    out
+}
+
+/// Whether the lines make a four-three (or four-four) point, and a double three
+/// (counted only where `double_threes`), as the board's combination counters do.
+fn combination(lines: &[Pattern; 4], double_threes: bool) -> (bool, bool) {
+    let count = |f: fn(Pattern) -> bool| lines.iter().filter(|&&c| f(c)).count();
+    let fives = count(|c| c == Pattern::Five);
+    let big = count(|c| matches!(c, Pattern::OpenFour | Pattern::DoubleFour));
+    let fours = count(|c| c == Pattern::Four);
+    let threes = count(|c| c == Pattern::OpenThree);
+    let four_three = fives == 0 && big == 0 && (fours >= 2 || (fours == 1 && threes >= 1));
+    let double_three = fives == 0 && big == 0 && fours == 0 && threes >= 2 && double_threes;
+    (four_three, double_three)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::types::Coord;
+    use rand::rngs::StdRng;
+    use rand::{Rng, SeedableRng};
+
+    /// Boards along random games of `rule` (moves near the stones, no five made), each
+    /// with the learned tables `eval` summed.
+    fn random_boards(rule: Rule, seed: u64, eval: &'static LearnedEval) -> Vec<Board> {
+        let mut rng = StdRng::seed_from_u64(seed);
+        let mut out = Vec::new();
+        for game in 0..12 {
+            let size = if game % 3 == 0 { 20 } else { 15 };
+            let mut b = Board::new(size, size, rule).unwrap();
+            b.set_cell_values(&eval.cells);
+            let c = size as i32 / 2;
+            b.play(Coord::new(c, c)).unwrap();
+            for _ in 0..rng.gen_range(4..70) {
+                let mut near = Vec::new();
+                b.for_cells_near_stones(|p| near.push(p));
+                near.retain(|&p| !crate::rules::is_winning_move(&b, p, b.side_to_move()));
+                if near.is_empty() {
+                    break;
+                }
+                let p = near[rng.gen_range(0..near.len())];
+                b.make(p);
+                out.push(b.clone());
+            }
+        }
+        out
+    }
+
+    fn leaked(w: LearnedWeights) -> &'static LearnedEval {
+        Box::leak(Box::new(LearnedEval::new(w)))
+    }
+
+    /// Weights with every table entry distinct, so any mix-up of tables shows.
+    fn scrambled(rule: Rule) -> LearnedWeights {
+        let mut w = LearnedWeights::zero(rule, true);
+        let mut rng = StdRng::seed_from_u64(rule.index() as u64);
+        for t in w.cells.iter_mut().chain(w.mask.iter_mut()) {
+            for v in t.iter_mut() {
+                *v = rng.gen_range(-50..=50);
+            }
+        }
+        w
+    }
+
+    #[test]
+    fn incremental_sums_equal_recomputation_under_every_rule() {
+        for rule in Rule::ALL {
+            let eval = leaked(scrambled(rule));
+            for mut b in random_boards(rule, 7, eval) {
+                assert_eq!(b.verify_incremental_state(), Ok(()));
+                // Undo restores the sums too.
+                let last = b.last_move().unwrap();
+                b.undo();
+                assert_eq!(b.verify_incremental_state(), Ok(()));
+                b.make(last);
+                assert_eq!(b.verify_incremental_state(), Ok(()));
+            }
+        }
+    }
+
+    #[test]
+    fn the_evaluation_is_the_same_in_every_orientation_of_the_board() {
+        for rule in Rule::ALL {
+            let eval = leaked(scrambled(rule));
+            for b in random_boards(rule, 11, eval).iter().step_by(5) {
+                let v = eval.evaluate(b);
+                let size = b.width();
+                for sym in 1..8 {
+                    let mut t = Board::new(size, size, rule).unwrap();
+                    t.set_cell_values(&eval.cells);
+                    for &p in b.history() {
+                        t.play(b.coord(p).transformed(size, sym)).unwrap();
+                    }
+                    assert_eq!(eval.evaluate(&t), v, "{rule} orientation {sym}\n{b}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn the_hand_set_evaluation_written_as_tables_values_positions_alike() {
+        // With the tempo factor at one, no rounding comes in: the tables give the
+        // hand-set value exactly wherever no five point stands.
+        for rule in Rule::ALL {
+            let hand = HandSet {
+                tempo_per_mille: 1000,
+                ..HandSet::default_for(rule)
+            };
+            let eval = leaked(from_hand_set(rule, &hand));
+            for b in random_boards(rule, 3, eval) {
+                let us = b.side_to_move();
+                if b.has_five_point(us) || b.has_five_point(us.opponent()) {
+                    continue;
+                }
+                assert_eq!(eval.evaluate(&b), hand.evaluate(&b), "{rule}\n{b}");
+                for p in b.positions().filter(|&p| b.is_empty(p)) {
+                    let ordering = crate::movegen::cell_score(&b, p, us) * 6 / 5
+                        + crate::movegen::cell_score(&b, p, us.opponent());
+                    assert_eq!(eval.move_score(&b, p, us), ordering);
+                }
+            }
+        }
+    }
+}
