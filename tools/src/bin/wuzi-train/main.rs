@@ -1,0 +1,284 @@
+//! `wuzi-train`: the pipeline that learns the evaluation and the move policy from games.
+//!
+//! ```text
+//! wuzi-train gen --out FILE [--games N] [--nodes N] [--rules LIST] [--big-share F]
+//!                [--threads N] [--seed S] [--window V]
+//! ```
+//! See docs/training.md for the whole pipeline and its figures.
+
+mod dataset;
+mod fit;
+mod games;
+mod policy;
+mod progress;
+mod selfplay;
+
+use std::process::ExitCode;
+use wuzi::types::Rule;
+
+const USAGE: &str = "\
+usage: wuzi-train gen --out FILE [--games N] [--nodes N] [--rules freestyle,standard,renju,caro]
+                      [--big-share F] [--threads N] [--seed S] [--window V]
+           self-play games at N nodes per move from random balanced openings
+       wuzi-train fit --data FILE[,FILE…] --rule R [--to-move-cells on|off] [--iters N]
+                      [--lr F] [--l2 F] [--result-weight F] [--scale F] [--holdout N]
+                      [--policy-iters N] [--init hand-set|zero] [--out FILE]
+           fits the evaluation's tables to the games and prints the losses
+       wuzi-train hand-set --out DIR
+           writes the hand-set evaluation and move ordering as weights files, one per rule";
+
+fn main() -> ExitCode {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let result = match args.first().map(String::as_str) {
+        Some("gen") => parse_gen(&args[1..]).and_then(|o| selfplay::run(&o)),
+        Some("fit") => run_fit(&args[1..]),
+        Some("hand-set") => run_hand_set(&args[1..]),
+        Some("help" | "--help" | "-h") => {
+            println!("{USAGE}");
+            return ExitCode::SUCCESS;
+        }
+        _ => Err(format!("unknown or missing subcommand\n{USAGE}")),
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("wuzi-train: {e}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+/// `--key value` pairs.
+fn pairs(args: &[String]) -> Result<Vec<(&str, &str)>, String> {
+    if args.len() % 2 != 0 {
+        return Err(format!("options come in pairs (--key value)\n{USAGE}"));
+    }
+    args.chunks(2)
+        .map(|kv| match kv[0].strip_prefix("--") {
+            Some(k) => Ok((k, kv[1].as_str())),
+            None => Err(format!("expected an option, got {}", kv[0])),
+        })
+        .collect()
+}
+
+fn number<T: std::str::FromStr>(key: &str, v: &str) -> Result<T, String> {
+    v.parse().map_err(|_| format!("--{key}: not a number: {v}"))
+}
+
+fn parse_rules(v: &str) -> Result<Vec<Rule>, String> {
+    v.split(',')
+        .map(|r| Rule::parse(r.trim()).ok_or_else(|| format!("unknown rule {r}")))
+        .collect()
+}
+
+fn parse_gen(args: &[String]) -> Result<selfplay::GenOptions, String> {
+    let mut o = selfplay::GenOptions {
+        out: String::new(),
+        games: 1000,
+        nodes: 30_000,
+        rules: Rule::ALL.to_vec(),
+        big_share: 0.2,
+        threads: 2,
+        seed: 1,
+        window: 200,
+    };
+    for (k, v) in pairs(args)? {
+        match k {
+            "out" => o.out = v.to_string(),
+            "games" => o.games = number(k, v)?,
+            "nodes" => o.nodes = number(k, v)?,
+            "rules" => o.rules = parse_rules(v)?,
+            "big-share" => o.big_share = number::<f64>(k, v)?.clamp(0.0, 1.0),
+            "threads" => o.threads = number(k, v)?,
+            "seed" => o.seed = number(k, v)?,
+            "window" => o.window = number(k, v)?,
+            _ => return Err(format!("unknown option --{k}\n{USAGE}")),
+        }
+    }
+    if o.out.is_empty() {
+        return Err(format!("--out is required\n{USAGE}"));
+    }
+    Ok(o)
+}
+
+fn load_games(list: &str) -> Result<Vec<games::Game>, String> {
+    let mut all = Vec::new();
+    for path in list.split(',') {
+        let mut f = std::fs::File::open(path).map_err(|e| format!("{path}: {e}"))?;
+        all.extend(games::read_games(&mut f).map_err(|e| format!("{path}: {e}"))?);
+    }
+    Ok(all)
+}
+
+fn run_fit(args: &[String]) -> Result<(), String> {
+    let mut data = String::new();
+    let mut rule = Rule::Freestyle;
+    let mut set = wuzi::eval::learned::FeatureSet {
+        to_move_cells: false,
+    };
+    let mut holdout = 10usize;
+    let mut init_hand_set = true;
+    let mut out = String::new();
+    let mut policy_iterations = 300usize;
+    let mut o = fit::FitOptions {
+        scale: 0.0,
+        result_weight: 0.5,
+        search_scale: 0.0,
+        iterations: 600,
+        learning_rate: 2.0,
+        l2: 1e-6,
+        threads: 2,
+    };
+    for (k, v) in pairs(args)? {
+        match k {
+            "data" => data = v.to_string(),
+            "rule" => rule = parse_rules(v)?.first().copied().unwrap_or(Rule::Freestyle),
+            "to-move-cells" => set.to_move_cells = v == "on",
+            "iters" => o.iterations = number(k, v)?,
+            "lr" => o.learning_rate = number(k, v)?,
+            "l2" => o.l2 = number(k, v)?,
+            "result-weight" => o.result_weight = number(k, v)?,
+            "scale" => o.scale = number(k, v)?,
+            "holdout" => holdout = number(k, v)?,
+            "init" => init_hand_set = v == "hand-set",
+            "out" => out = v.to_string(),
+            "policy-iters" => policy_iterations = number(k, v)?,
+            "threads" => o.threads = number(k, v)?,
+            _ => return Err(format!("unknown option --{k}\n{USAGE}")),
+        }
+    }
+    let games = load_games(&data)?;
+    let d = dataset::build(&games, rule, &set, holdout);
+    let held = d.held_out.iter().filter(|&&h| h).count();
+    eprintln!(
+        "{} positions ({} held out) from {} games",
+        d.len(),
+        held,
+        games.len()
+    );
+    let (k_search, l_search) = fit::best_scale(&d, &d.search);
+    let (k_base, l_base) = fit::best_scale(&d, &d.baseline);
+    eprintln!("search values: scale {k_search:.1}, held-out loss vs result {l_search:.5}");
+    eprintln!("hand-set evaluation: scale {k_base:.1}, held-out loss vs result {l_base:.5}");
+    o.search_scale = k_search;
+    if o.scale <= 0.0 {
+        o.scale = k_base;
+    }
+    let mut w = vec![0.0; set.len()];
+    if init_hand_set {
+        init_from_hand_set(&mut w, rule, &set);
+        let l = fit::losses(&d, &w, &o);
+        eprintln!(
+            "start (hand-set as tables): train {:.5} held-out vs result {:.5}",
+            l.train, l.held_out_result
+        );
+    }
+    fit::fit(&d, &mut w, &o);
+    let mut pw = vec![0.0; policy::LEN];
+    init_policy_from_hand_set(&mut pw, rule);
+    let (l0, t0) = policy::loss(&d, &pw, true);
+    eprintln!(
+        "policy start (hand-set ordering): held-out {l0:.4} (top-1 {:.1}%)",
+        100.0 * t0
+    );
+    policy::fit(&d, &mut pw, policy_iterations, 0.05, 1e-6, o.threads);
+    if !out.is_empty() {
+        let weights = export(rule, &set, &w, &pw);
+        std::fs::write(&out, weights.to_bytes()).map_err(|e| format!("{out}: {e}"))?;
+        eprintln!("wrote {out}");
+    }
+    Ok(())
+}
+
+/// Evaluation units of a policy table entry per unit of logit.
+const POLICY_UNITS: f64 = 100.0;
+
+fn init_policy_from_hand_set(pw: &mut [f64], rule: Rule) {
+    use wuzi::eval::pcode::PCODE_COUNT;
+    let hand = wuzi::eval::learned::from_hand_set(rule, &wuzi::eval::Weights::default_for(rule));
+    for stm in 0..2 {
+        for side in 0..2 {
+            for pc in 0..PCODE_COUNT {
+                pw[policy::index(stm, side, pc)] =
+                    f64::from(hand.policy[stm][side][pc]) / POLICY_UNITS;
+            }
+        }
+    }
+}
+
+fn export(
+    rule: Rule,
+    set: &wuzi::eval::learned::FeatureSet,
+    w: &[f64],
+    pw: &[f64],
+) -> wuzi::eval::weights::LearnedWeights {
+    use wuzi::eval::learned::MASK_COUNT;
+    use wuzi::eval::pcode::PCODE_COUNT;
+    use wuzi::types::Color;
+    let round = |x: f64| x.round().clamp(f64::from(i16::MIN), f64::from(i16::MAX)) as i16;
+    let mut out = wuzi::eval::weights::LearnedWeights::zero(rule, true);
+    for owner in Color::BOTH {
+        for tm in [false, true] {
+            let t = 2 * owner.index() + usize::from(tm);
+            for pc in 0..PCODE_COUNT {
+                out.cells[t][pc] = round(w[set.cell_index(owner, tm, pc)]);
+            }
+        }
+    }
+    for us in Color::BOTH {
+        for m in 0..MASK_COUNT {
+            out.mask[us.index()][m] = round(w[set.mask_index(us, m)]);
+        }
+        for side in 0..2 {
+            for pc in 0..PCODE_COUNT {
+                out.policy[us.index()][side][pc] =
+                    round(POLICY_UNITS * pw[policy::index(us.index(), side, pc)]);
+            }
+        }
+    }
+    out
+}
+
+/// The hand-set evaluation's tables as the starting weights.
+fn init_from_hand_set(w: &mut [f64], rule: Rule, set: &wuzi::eval::learned::FeatureSet) {
+    use wuzi::eval::learned::{from_hand_set, MASK_COUNT};
+    use wuzi::eval::pcode::PCODE_COUNT;
+    use wuzi::types::Color;
+    let hand = from_hand_set(rule, &wuzi::eval::Weights::default_for(rule));
+    for owner in Color::BOTH {
+        for tm in [false, true] {
+            let table = hand.cell_table(owner, tm);
+            for pc in 0..PCODE_COUNT {
+                // Tied tables take the mean of the two.
+                let i = set.cell_index(owner, tm, pc);
+                let share = if set.to_move_cells { 1.0 } else { 0.5 };
+                w[i] += share * f64::from(table[pc]);
+            }
+        }
+    }
+    for us in Color::BOTH {
+        for m in 0..MASK_COUNT {
+            w[set.mask_index(us, m)] = f64::from(hand.mask[us.index()][m]);
+        }
+    }
+}
+
+fn run_hand_set(args: &[String]) -> Result<(), String> {
+    let mut dir = String::new();
+    for (k, v) in pairs(args)? {
+        match k {
+            "out" => dir = v.to_string(),
+            _ => return Err(format!("unknown option --{k}\n{USAGE}")),
+        }
+    }
+    if dir.is_empty() {
+        return Err(format!("--out is required\n{USAGE}"));
+    }
+    for rule in Rule::ALL {
+        let w = wuzi::eval::learned::from_hand_set(rule, &wuzi::eval::Weights::default_for(rule));
+        let path = std::path::Path::new(&dir).join(format!("{}.wzev", rule.name()));
+        std::fs::write(&path, w.to_bytes()).map_err(|e| format!("{}: {e}", path.display()))?;
+        eprintln!("wrote {}", path.display());
+    }
+    Ok(())
+}
