@@ -1,9 +1,9 @@
 //! Positions of the training games as sparse feature vectors, with their labels.
 
 use crate::games::{Game, Result3, NO_VALUE};
+use crate::model::Model;
 use crate::progress::Progress;
 use wuzi::board::Board;
-use wuzi::eval::learned::{self, FeatureSet};
 use wuzi::eval::pcode;
 use wuzi::types::{Color, Rule};
 
@@ -55,7 +55,7 @@ impl Dataset {
 /// Builds the dataset of `rule` from `games`: every position a search chose a move in
 /// where neither side can make five (the positions the evaluation is asked about), the
 /// games of every `holdout`-th index held out.
-pub fn build(games: &[Game], rule: Rule, set: &FeatureSet, holdout: usize) -> Dataset {
+pub fn build(games: &[Game], rule: Rule, model: &Model, holdout: usize) -> Dataset {
     let mut d = Dataset {
         start: vec![0],
         cand_start: vec![0],
@@ -64,6 +64,7 @@ pub fn build(games: &[Game], rule: Rule, set: &FeatureSet, holdout: usize) -> Da
     let games: Vec<&Game> = games.iter().filter(|g| g.rule == rule).collect();
     let progress = Progress::new(&format!("features {}", rule.name()), games.len() as u64);
     let mut features = Vec::new();
+    let mut scratch = vec![0.0; model.len()];
     for (gi, g) in games.iter().enumerate() {
         if gi % 256 == 0 {
             progress.update(gi as u64, &format!("{} positions", d.len()));
@@ -76,7 +77,7 @@ pub fn build(games: &[Game], rule: Rule, set: &FeatureSet, holdout: usize) -> Da
             let quiet = !board.has_five_point(us) && !board.has_five_point(us.opponent());
             if ply >= g.opening_plies && p.value != NO_VALUE && quiet {
                 features.clear();
-                learned::features(&board, set, &mut features);
+                model.features(&board, &mut scratch, &mut features);
                 for &(i, c) in &features {
                     d.index.push(i as u32);
                     d.count.push(c);

@@ -9,6 +9,7 @@
 mod dataset;
 mod fit;
 mod games;
+mod model;
 mod policy;
 mod progress;
 mod selfplay;
@@ -22,7 +23,7 @@ usage: wuzi-train gen --out FILE [--games N] [--nodes N] [--rules freestyle,stan
            self-play games at N nodes per move from random balanced openings
        wuzi-train fit --data FILE[,FILE…] --rule R [--to-move-cells on|off] [--iters N]
                       [--lr F] [--l2 F] [--result-weight F] [--scale F] [--holdout N]
-                      [--policy-iters N] [--init hand-set|zero] [--out FILE]
+                      [--policy-iters N] [--tables factored|full] [--colours shared|separate] [--out FILE]
            fits the evaluation's tables to the games and prints the losses
        wuzi-train hand-set --out DIR
            writes the hand-set evaluation and move ordering as weights files, one per rule";
@@ -113,11 +114,12 @@ fn load_games(list: &str) -> Result<Vec<games::Game>, String> {
 fn run_fit(args: &[String]) -> Result<(), String> {
     let mut data = String::new();
     let mut rule = Rule::Freestyle;
-    let mut set = wuzi::eval::learned::FeatureSet {
-        to_move_cells: false,
+    let mut model = model::Model {
+        full: false,
+        to_move_cells: true,
+        per_colour: false,
     };
     let mut holdout = 10usize;
-    let mut init_hand_set = true;
     let mut out = String::new();
     let mut policy_iterations = 300usize;
     let mut o = fit::FitOptions {
@@ -126,29 +128,30 @@ fn run_fit(args: &[String]) -> Result<(), String> {
         search_scale: 0.0,
         iterations: 600,
         learning_rate: 2.0,
-        l2: 1e-6,
+        l2: 0.0,
         threads: 2,
     };
     for (k, v) in pairs(args)? {
         match k {
             "data" => data = v.to_string(),
             "rule" => rule = parse_rules(v)?.first().copied().unwrap_or(Rule::Freestyle),
-            "to-move-cells" => set.to_move_cells = v == "on",
+            "to-move-cells" => model.to_move_cells = v == "on",
+            "tables" => model.full = v == "full",
+            "colours" => model.per_colour = v == "separate",
             "iters" => o.iterations = number(k, v)?,
             "lr" => o.learning_rate = number(k, v)?,
             "l2" => o.l2 = number(k, v)?,
             "result-weight" => o.result_weight = number(k, v)?,
             "scale" => o.scale = number(k, v)?,
             "holdout" => holdout = number(k, v)?,
-            "init" => init_hand_set = v == "hand-set",
+            "threads" => o.threads = number(k, v)?,
             "out" => out = v.to_string(),
             "policy-iters" => policy_iterations = number(k, v)?,
-            "threads" => o.threads = number(k, v)?,
             _ => return Err(format!("unknown option --{k}\n{USAGE}")),
         }
     }
     let games = load_games(&data)?;
-    let d = dataset::build(&games, rule, &set, holdout);
+    let d = dataset::build(&games, rule, &model, holdout);
     let held = d.held_out.iter().filter(|&&h| h).count();
     eprintln!(
         "{} positions ({} held out) from {} games",
@@ -164,16 +167,9 @@ fn run_fit(args: &[String]) -> Result<(), String> {
     if o.scale <= 0.0 {
         o.scale = k_base;
     }
-    let mut w = vec![0.0; set.len()];
-    if init_hand_set {
-        init_from_hand_set(&mut w, rule, &set);
-        let l = fit::losses(&d, &w, &o);
-        eprintln!(
-            "start (hand-set as tables): train {:.5} held-out vs result {:.5}",
-            l.train, l.held_out_result
-        );
-    }
+    let mut w = vec![0.0; model.len()];
     fit::fit(&d, &mut w, &o);
+    eprint!("{}", model.describe(&w));
     let mut pw = vec![0.0; policy::LEN];
     init_policy_from_hand_set(&mut pw, rule);
     let (l0, t0) = policy::loss(&d, &pw, true);
@@ -183,7 +179,8 @@ fn run_fit(args: &[String]) -> Result<(), String> {
     );
     policy::fit(&d, &mut pw, policy_iterations, 0.05, 1e-6, o.threads);
     if !out.is_empty() {
-        let weights = export(rule, &set, &w, &pw);
+        let mut weights = model.export(rule, &w);
+        export_policy(&mut weights, &pw);
         std::fs::write(&out, weights.to_bytes()).map_err(|e| format!("{out}: {e}"))?;
         eprintln!("wrote {out}");
     }
@@ -206,59 +203,14 @@ fn init_policy_from_hand_set(pw: &mut [f64], rule: Rule) {
     }
 }
 
-fn export(
-    rule: Rule,
-    set: &wuzi::eval::learned::FeatureSet,
-    w: &[f64],
-    pw: &[f64],
-) -> wuzi::eval::weights::LearnedWeights {
-    use wuzi::eval::learned::MASK_COUNT;
+fn export_policy(out: &mut wuzi::eval::weights::LearnedWeights, pw: &[f64]) {
     use wuzi::eval::pcode::PCODE_COUNT;
-    use wuzi::types::Color;
     let round = |x: f64| x.round().clamp(f64::from(i16::MIN), f64::from(i16::MAX)) as i16;
-    let mut out = wuzi::eval::weights::LearnedWeights::zero(rule, true);
-    for owner in Color::BOTH {
-        for tm in [false, true] {
-            let t = 2 * owner.index() + usize::from(tm);
-            for pc in 0..PCODE_COUNT {
-                out.cells[t][pc] = round(w[set.cell_index(owner, tm, pc)]);
-            }
-        }
-    }
-    for us in Color::BOTH {
-        for m in 0..MASK_COUNT {
-            out.mask[us.index()][m] = round(w[set.mask_index(us, m)]);
-        }
+    for us in 0..2 {
         for side in 0..2 {
             for pc in 0..PCODE_COUNT {
-                out.policy[us.index()][side][pc] =
-                    round(POLICY_UNITS * pw[policy::index(us.index(), side, pc)]);
+                out.policy[us][side][pc] = round(POLICY_UNITS * pw[policy::index(us, side, pc)]);
             }
-        }
-    }
-    out
-}
-
-/// The hand-set evaluation's tables as the starting weights.
-fn init_from_hand_set(w: &mut [f64], rule: Rule, set: &wuzi::eval::learned::FeatureSet) {
-    use wuzi::eval::learned::{from_hand_set, MASK_COUNT};
-    use wuzi::eval::pcode::PCODE_COUNT;
-    use wuzi::types::Color;
-    let hand = from_hand_set(rule, &wuzi::eval::Weights::default_for(rule));
-    for owner in Color::BOTH {
-        for tm in [false, true] {
-            let table = hand.cell_table(owner, tm);
-            for pc in 0..PCODE_COUNT {
-                // Tied tables take the mean of the two.
-                let i = set.cell_index(owner, tm, pc);
-                let share = if set.to_move_cells { 1.0 } else { 0.5 };
-                w[i] += share * f64::from(table[pc]);
-            }
-        }
-    }
-    for us in Color::BOTH {
-        for m in 0..MASK_COUNT {
-            w[set.mask_index(us, m)] = f64::from(hand.mask[us.index()][m]);
         }
     }
 }
