@@ -261,3 +261,63 @@ impl Model {
         s
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use wuzi::eval::learned::LearnedEval;
+
+    /// Positions along a fixed game, with neither side able to make five.
+    fn positions(rule: Rule) -> Vec<Board> {
+        let moves = "h8i9j8i7i8g8k8l8j9k10h10g11j7j10k6l5i10l7";
+        let mut b = Board::new(15, 15, rule).unwrap();
+        let mut out = Vec::new();
+        for c in wuzi::types::parse_pos_sequence(moves).unwrap() {
+            if b.play(c).is_err() {
+                break;
+            }
+            let us = b.side_to_move();
+            if !b.has_five_point(us) && !b.has_five_point(us.opponent()) {
+                out.push(b.clone());
+            }
+        }
+        assert!(out.len() > 10);
+        out
+    }
+
+    #[test]
+    fn exported_tables_value_positions_as_the_fitted_weights_do() {
+        // Integer weights (no rounding): the engine's evaluation from the exported
+        // tables equals the linear model the fit optimised, for every form of the model.
+        for rule in Rule::ALL {
+            for (full, to_move_cells, per_colour) in [
+                (false, true, false),
+                (false, false, false),
+                (true, true, true),
+                (true, false, false),
+            ] {
+                let model = Model {
+                    full,
+                    to_move_cells,
+                    per_colour,
+                };
+                let w: Vec<f64> = (0..model.len())
+                    .map(|i| ((i * 7919) % 5) as f64 - 2.0)
+                    .collect();
+                let eval = LearnedEval::new(model.export(rule, &w));
+                let mut scratch = vec![0.0; model.len()];
+                for b in positions(rule) {
+                    let mut features = Vec::new();
+                    model.features(&b, &mut scratch, &mut features);
+                    let linear: f64 = features.iter().map(|&(i, x)| w[i] * f64::from(x)).sum();
+                    assert_eq!(
+                        f64::from(eval.evaluate(&b)),
+                        linear,
+                        "{rule} {model:?}\n{b}"
+                    );
+                    assert!(scratch.iter().all(|&x| x == 0.0));
+                }
+            }
+        }
+    }
+}
