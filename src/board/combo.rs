@@ -28,7 +28,7 @@ pub(super) const COMBO_SUMS: usize = 1 << 12;
 // What one colour's lines make together on an empty cell, for the counters. The kinds
 // are exclusive; the board's queries add up the ones they need.
 /// Nothing counted (also any cell with a five: a five is counted by its class).
-pub(super) const NONE: usize = 0;
+const NONE: usize = 0;
 /// A four and one or more open threes on other lines.
 pub(super) const FOUR_THREE: usize = 1;
 /// Two or more fours on different lines (and no open or double four, no five).

@@ -53,7 +53,7 @@ pub(super) const LINE_STEPS: [isize; LINE_CELLS] = {
     }
     out
 };
-pub(super) const LINE_SHIFTS: [u32; LINE_CELLS] = {
+const LINE_SHIFTS: [u32; LINE_CELLS] = {
     let mut out = [0; LINE_CELLS];
     let mut i = 0;
     while i < LINE_CELLS {
@@ -102,7 +102,7 @@ impl UndoRecords {
     /// The slot of `ply`, grown into existence if the pool is too short; marks the plies
     /// up to it in use.
     #[inline(always)]
-    pub(super) fn slot(&mut self, ply: usize) -> &mut UndoRecord {
+    fn slot(&mut self, ply: usize) -> &mut UndoRecord {
         if ply >= self.slots.len() {
             self.slots.resize(ply + 1, UndoRecord::EMPTY);
         }
@@ -112,7 +112,7 @@ impl UndoRecords {
 
     /// The record of `ply`, which is being undone: the plies in use end before it.
     #[inline(always)]
-    pub(super) fn take(&mut self, ply: usize) -> &UndoRecord {
+    fn take(&mut self, ply: usize) -> &UndoRecord {
         self.used = ply;
         &self.slots[ply]
     }
@@ -128,7 +128,7 @@ impl Clone for UndoRecords {
 }
 
 impl UndoRecord {
-    pub(super) const EMPTY: UndoRecord = UndoRecord {
+    const EMPTY: UndoRecord = UndoRecord {
         pattern_counts: [[0; Pattern::COUNT]; 2],
         value_sums: [[0; 2]; 2],
         combo_counts: [[0; combo::COUNT]; 2],
