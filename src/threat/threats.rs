@@ -668,6 +668,95 @@ pub fn still_sure(board: &mut Board, q: Pos, attacker: Color) -> bool {
     }
 }
 
+/// A sure win point as [`three_stopper_candidates`] reads it: its cell, whether it is a
+/// four-three point, its four's line, and the lines where it makes an open three or
+/// better (a bit per line).
+type PointShape = (Coord, bool, usize, u8);
+
+/// The [`PointShape`] of the sure win point `q` of `attacker`.
+fn point_shape(board: &Board, q: Pos, attacker: Color) -> PointShape {
+    let four_dir = (0..4)
+        .find(|&d| board.pattern(q, attacker, d) >= Pattern::Four)
+        .unwrap_or(0);
+    let key_lines = (0..4)
+        .filter(|&d| board.pattern(q, attacker, d) >= Pattern::OpenThree)
+        .fold(0u8, |m, d| m | 1 << d);
+    (
+        board.coord(q),
+        !MoveShape::of(board, q, attacker).wins_next(),
+        four_dir,
+        key_lines,
+    )
+}
+
+/// The rule's window of [`three_stopper_candidates`]: which cells a stone of the
+/// opponent could matter from, for one sure win point.
+struct StopperWindow<'a> {
+    board: &'a Board,
+    attacker: Color,
+    /// Renju black: the point is watched on all four lines.
+    all_lines: bool,
+    /// Freestyle and standard: the narrow window off a four-three point's lines.
+    narrow: bool,
+    /// How far along a four-three point's lines the stone that stops its four can lie.
+    stopper_reach: i32,
+}
+
+impl StopperWindow<'_> {
+    /// Whether a stone of the opponent on `c` could change whether `q` (of shape `shape`)
+    /// stays a sure win point (see [`three_stopper_candidates`]).
+    #[inline(always)]
+    fn reaches(&self, q: Pos, shape: PointShape, c: Pos) -> bool {
+        let (cq, four_three, four_dir, key_lines) = shape;
+        let (board, attacker) = (self.board, self.attacker);
+        let defender = attacker.opponent();
+        if q == c {
+            return true;
+        }
+        let cc = board.coord(c);
+        let (dx, dy) = (cc.x - cq.x, cc.y - cq.y);
+        let aligned = dx == 0 || dy == 0 || dx == dy || dx == -dy;
+        let dist = dx.abs().max(dy.abs());
+        if four_three {
+            if self.narrow {
+                // On the four's line or the three's, a stone changes `q`'s own shape; on
+                // its other lines (classes below an open three, which a stone of the
+                // opponent cannot raise) it acts as any stone off its lines does.
+                if aligned && dist <= 9 && key_lines & (1 << line_dir(dx, dy)) != 0 {
+                    return true;
+                }
+                let (sx, sy) = DIR_STEPS[four_dir];
+                return (-4..=4).any(|k: i32| {
+                    let (ex, ey) = (cc.x - (cq.x + k * sx), cc.y - (cq.y + k * sy));
+                    (ex == 0 || ey == 0 || ex == ey || ex == -ey)
+                        && ex.abs().max(ey.abs()) <= 4
+                        && board.pattern(c, defender, line_dir(ex, ey)) >= Pattern::Three
+                });
+            }
+            if aligned && dist <= 9 {
+                return true;
+            }
+            // Within five cells, on one line, of a cell on q's lines where the stopping
+            // stone can lie: the five point (±4), or under caro a run end (±9).
+            return (0..4).any(|d| {
+                let (sx, sy) = DIR_STEPS[d];
+                (-self.stopper_reach..=self.stopper_reach).any(|k: i32| {
+                    let (bx, by) = (cq.x + k * sx, cq.y + k * sy);
+                    let (ex, ey) = (cc.x - bx, cc.y - by);
+                    (ex == 0 || ey == 0 || ex == ey || ex == -ey) && ex.abs().max(ey.abs()) <= 5
+                })
+            });
+        }
+        aligned
+            && dist <= 5
+            && (self.all_lines || {
+                let dir = line_dir(dx, dy);
+                let l = board.pattern(q, attacker, dir);
+                l == Pattern::OpenFour || l == Pattern::DoubleFour || l == Pattern::Four
+            })
+    }
+}
+
 /// The squares that might stop the sure win points `points` of the opponent, for a stone
 /// that is not a four: one stone must stop them all, so the candidates are the
 /// intersection over the points of the cells a stone there could matter from:
@@ -702,27 +791,10 @@ pub fn three_stopper_candidates(
     }
     let all_lines = board.rule() == Rule::Renju && attacker == Color::Black;
     let stopper_reach: i32 = if board.rule() == Rule::Caro { 9 } else { 4 };
-    // Freestyle and standard: the narrow window off a four-three point's lines.
     let narrow = matches!(board.rule(), Rule::Freestyle | Rule::Standard);
-    let defender = attacker.opponent();
-    // Per point: its cell, whether it is a four-three point, its four's line, and the
-    // lines where it makes an open three or better (a bit per line).
-    let coords: SmallVec<[(Coord, bool, usize, u8); 8]> = points
+    let coords: SmallVec<[PointShape; 8]> = points
         .iter()
-        .map(|&q| {
-            let four_dir = (0..4)
-                .find(|&d| board.pattern(q, attacker, d) >= Pattern::Four)
-                .unwrap_or(0);
-            let key_lines = (0..4)
-                .filter(|&d| board.pattern(q, attacker, d) >= Pattern::OpenThree)
-                .fold(0u8, |m, d| m | 1 << d);
-            (
-                board.coord(q),
-                !MoveShape::of(board, q, attacker).wins_next(),
-                four_dir,
-                key_lines,
-            )
-        })
+        .map(|&q| point_shape(board, q, attacker))
         .collect();
     // Renju: per point, the cells (sorted) off its window where a stone can change
     // whether black may play a move the point leans on.
@@ -739,53 +811,13 @@ pub fn three_stopper_candidates(
         SmallVec::new()
     };
     let board = &*board;
-    let reach =
-        |q: Pos, (cq, four_three, four_dir, key_lines): (Coord, bool, usize, u8), c: Pos| {
-            if q == c {
-                return true;
-            }
-            let cc = board.coord(c);
-            let (dx, dy) = (cc.x - cq.x, cc.y - cq.y);
-            let aligned = dx == 0 || dy == 0 || dx == dy || dx == -dy;
-            let dist = dx.abs().max(dy.abs());
-            if four_three {
-                if narrow {
-                    // On the four's line or the three's, a stone changes `q`'s own shape; on
-                    // its other lines (classes below an open three, which a stone of the
-                    // opponent cannot raise) it acts as any stone off its lines does.
-                    if aligned && dist <= 9 && key_lines & (1 << line_dir(dx, dy)) != 0 {
-                        return true;
-                    }
-                    let (sx, sy) = DIR_STEPS[four_dir];
-                    return (-4..=4).any(|k: i32| {
-                        let (ex, ey) = (cc.x - (cq.x + k * sx), cc.y - (cq.y + k * sy));
-                        (ex == 0 || ey == 0 || ex == ey || ex == -ey)
-                            && ex.abs().max(ey.abs()) <= 4
-                            && board.pattern(c, defender, line_dir(ex, ey)) >= Pattern::Three
-                    });
-                }
-                if aligned && dist <= 9 {
-                    return true;
-                }
-                // Within five cells, on one line, of a cell on q's lines where the stopping
-                // stone can lie: the five point (±4), or under caro a run end (±9).
-                return (0..4).any(|d| {
-                    let (sx, sy) = DIR_STEPS[d];
-                    (-stopper_reach..=stopper_reach).any(|k: i32| {
-                        let (bx, by) = (cq.x + k * sx, cq.y + k * sy);
-                        let (ex, ey) = (cc.x - bx, cc.y - by);
-                        (ex == 0 || ey == 0 || ex == ey || ex == -ey) && ex.abs().max(ey.abs()) <= 5
-                    })
-                });
-            }
-            aligned
-                && dist <= 5
-                && (all_lines || {
-                    let dir = line_dir(dx, dy);
-                    let l = board.pattern(q, attacker, dir);
-                    l == Pattern::OpenFour || l == Pattern::DoubleFour || l == Pattern::Four
-                })
-        };
+    let window = StopperWindow {
+        board,
+        attacker,
+        all_lines,
+        narrow,
+        stopper_reach,
+    };
     // Seeds: the cells around the first point (its lines, or its whole neighbourhood),
     // then those of its renju dependence beyond them, in one loop: with a second copy
     // of the test the compiler no longer inlines it, which costs more than the branch.
@@ -820,7 +852,8 @@ pub fn three_stopper_candidates(
                 .zip(coords.iter())
                 .enumerate()
                 .all(|(i, (&q, &info))| {
-                    reach(q, info, c) || (any_dependence && dependence[i].binary_search(&c).is_ok())
+                    window.reaches(q, info, c)
+                        || (any_dependence && dependence[i].binary_search(&c).is_ok())
                 })
         {
             out.push(c);
