@@ -313,8 +313,8 @@ pub fn is_forced(board: &Board, deadline: Option<Instant>) -> bool {
 }
 
 /// Threat-search nodes for the check after a book move: the opponent's win there is a
-/// complete threat sequence to find, not a quick look (the ones seen in play took 57,000
-/// and 127,000 nodes); the move's clock bounds it first.
+/// complete threat sequence to find, not a quick look (tens of thousands of nodes and
+/// more); the move's clock bounds it first.
 const REPLY_CHECK_NODES: u64 = 1_000_000;
 
 /// Whether the book move `m` hands the opponent a forced win: after it, the threat-space

@@ -8,15 +8,16 @@
 //!
 //! What the user may change at run time is not here: the time manager's parameters are
 //! `time::TimeParams` (config `[time]`), the search's switches `search::SearchOptions`
-//! (config `[search]`) and the evaluation's weights files `eval::Evaluator` (config `[eval]`).
+//! (config `[search]`) and the evaluation's weights files `eval::Evaluator` (config
+//! `eval.weights.<rule>`).
 
 /// The node search (`search::node`, `search::driver`).
 pub mod search {
     use crate::eval::Value;
 
     /// Moves searched at an unforced interior node unless `search.interior_moves` says
-    /// otherwise: the pattern score puts the moves that matter first; 16 beat 24 in
-    /// matches, and neither 20 nor 12 beat it.
+    /// otherwise: the pattern score puts the moves that matter first, so the rest can be
+    /// pruned for depth; the value matches chose (`docs/experiments.md`).
     pub const DEFAULT_INTERIOR_MOVES: usize = 16;
     /// Nodes between two reads of the clock and the stop flag (a power of two): a clock
     /// read is cheap beside 256 nodes, and a stop is seen well within a millisecond.
@@ -33,7 +34,7 @@ pub mod search {
     /// the leaf search.
     pub const LMR_MIN_DEPTH: i32 = 3;
     /// Divisor of the reduction ln(depth)·ln(index+1)/divisor: the Stockfish family's
-    /// formula, whose reductions matched better here than a fixed one or two plies.
+    /// formula, whose reductions play better here than a fixed one or two plies.
     pub const LMR_DIVISOR: f64 = 2.0;
     /// Deepest node where late-move pruning applies: deeper, a pruned move costs too much.
     pub const LMP_MAX_DEPTH: i32 = 3;
@@ -67,8 +68,8 @@ pub mod tactics {
     /// thirds hold the deep first-phase wins seen in play.
     pub const ROOT_THREAT_NODES: u64 = 1_500_000;
     /// Node cap (at least) of the search for the opponent's win after our move: its first
-    /// phase holds refutations of over a million nodes seen in play; a larger cap for our
-    /// own wins too lost a match.
+    /// phase holds refutations of over a million nodes seen in play. Our own wins keep
+    /// `ROOT_THREAT_NODES`: matches did not favour the larger cap for them.
     pub const REFUTATION_THREAT_NODES: u64 = 2_000_000;
     /// Nodes per millisecond of its slice a root search may use when that is more than
     /// its cap: about an older machine's rate, so that long slices are not cut by nodes.
@@ -87,7 +88,7 @@ pub mod plan {
     /// few milliseconds, and the iterations need the rest.
     pub const QUICK_WIN_SHARE_OF_OPTIMUM: u64 = 16;
     /// The longer look, where the quick one was cut in a rich threat space, ends this
-    /// share of the optimum after the quick look's start: a third matched no worse than
+    /// share of the optimum after the quick look's start: a third plays no worse than
     /// half, which takes more from the iterations.
     pub const TACTICAL_WIN_SHARE_OF_OPTIMUM: u64 = 3;
     /// `search.threat_search` (step 0): the search for our own win before the iterations.

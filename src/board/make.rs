@@ -11,11 +11,9 @@ impl Board {
     /// [`Self::four_three_cells`] and its kin) and the nearby counts (read by
     /// [`Self::stones_nearby`] and [`Self::for_cells_near_stones`]), which must not be
     /// read meanwhile. Placements then cost less: the threat-space search, which reads
-    /// neither, pauses them while it runs, and took about 10% less time for it (bench VCT
-    /// mean 86.9 -> 79.2 us; the 18 slowest orientation win puzzles 6.9 -> 6.2 s), while
-    /// the main search's placements kept their speed. Pauses nest. Every stone placed
-    /// while paused must be taken back before the outermost pause ends, and no stone
-    /// placed before it.
+    /// neither, pauses them while it runs and spends less time for it, while the main
+    /// search's placements keep their speed. Pauses nest. Every stone placed while paused
+    /// must be taken back before the outermost pause ends, and no stone placed before it.
     pub fn pause_search_extras(&mut self) {
         if self.extras_exact() {
             self.paused_at = self.history.len();

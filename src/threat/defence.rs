@@ -378,9 +378,9 @@ fn disturbers(board: &mut Board, side: Color, proof: &[Pos]) -> Vec<Pos> {
 /// reply the proof then need not meet) and a white stone can lift black's double-three
 /// or double-four at a square (a move the proof then may use); under standard a stone of
 /// ours can turn our own five into an overline. There the proof may lean on the stone,
-/// and narrowing the candidates by it dropped real defences: in the renju position
+/// and narrowing the candidates by it would drop real defences: in the renju position
 /// `k6i6m7l8i5j5h5j8h7k8m8l9`, black's m10 (after which white has no win in our threat
-/// space) was dropped by white's proof after black j7, and the position called lost.
+/// space) would be dropped by white's proof after black j7, and the position called lost.
 fn proof_holds_without_the_candidate(rule: Rule) -> bool {
     matches!(rule, Rule::Freestyle | Rule::Caro)
 }

@@ -11,7 +11,7 @@
 //! refute most lines, and a killer rarely is one.
 //!
 //! Under renju only in the root's resumable searches (see `Searcher::learns_history`):
-//! kept by every search there it matched worse.
+//! kept by every search there it plays worse in matches.
 //!
 //! One history serves a search and its VCF sub-searches (whose attacker may be either
 //! side, hence one table per colour), and a resumed search carries it on through the

@@ -175,8 +175,8 @@ pub fn find_win_resumed(
     }
     let mut searcher = search::Searcher::new(board, attacker, limits);
     searcher.phases = phases;
-    // Under renju too: the history matched worse there when the searches at the main
-    // search's nodes kept one as well, but these root searches are the long ones it
+    // Under renju too: the history plays worse there when the searches at the main
+    // search's nodes keep one as well, but these root searches are the long ones it
     // speeds up.
     searcher.learns_history = true;
     searcher.run_resumed(memo)

@@ -177,13 +177,13 @@ pub fn balance(stones: &[Coord], rule: Rule, size: usize, depth: i32) -> Option<
 ///
 /// The static evaluation scales every pattern of the side to move by the tempo factor,
 /// and that includes the "one" which every empty (cell, line) pair with room for a five
-/// counts: on an empty board that alone is worth +258 on 15×15 and +468 on 20×20. So
-/// larger boards add a constant for whoever moves at the search's leaves: the same
-/// opening searched to an even depth is worth about 210 more to the side to move on
-/// 20×20 than on 15×15, and that much less at an odd depth, whose leaves belong to the
-/// opponent. With ±80 windows this, not the positions, rejected almost every 20×20
-/// opening. Subtracting the difference of the empty boards' static values makes the
-/// values of different sizes comparable; 0 when the sizes are equal.
+/// counts, so an empty board is worth more to the side to move the larger it is. Larger
+/// boards thus add a constant for whoever moves at the search's leaves: the same opening
+/// searched to an even depth is worth more to the side to move on 20×20 than on 15×15,
+/// and that much less at an odd depth, whose leaves belong to the opponent, and a balance
+/// window would judge the board size instead of the position. Subtracting the difference
+/// of the empty boards' static values makes the values of different sizes comparable; 0
+/// when the sizes are equal.
 pub fn size_offset(rule: Rule, size: usize, reference: usize, depth: i32) -> Value {
     let empty = |n| Board::new(n, n, rule).map_or(0, |b| eval::evaluate(&b));
     let difference = empty(size) - empty(reference);

@@ -119,7 +119,7 @@ pub struct Attempt {
 /// search's reports (iterations, notes) as they come.
 ///
 /// The clock starts after `START`, as a manager's turn clock does: `START` makes the
-/// transposition table (about 30 ms here), which a timed `BOARD` never pays for.
+/// transposition table, which a timed `BOARD` never pays for.
 pub fn attempt(puzzle: &Puzzle, turn_ms: u64, on_event: &mut dyn FnMut(&SearchEvent)) -> Attempt {
     let mut engine = Engine::new();
     engine.set_rule(puzzle.rule);

@@ -201,7 +201,8 @@ mod tests {
 
     /// Under renju only the root's resumable search keeps the move-ordering history, so
     /// there `solve` must run that search, not `find_win`, for its figures to be the
-    /// engine's. pub-renju-win026 tells the two apart: 214k nodes against 1.02M.
+    /// engine's. The position (pub-renju-win026) is one where the two searches' node
+    /// counts differ, so the test tells them apart.
     #[test]
     fn solve_runs_the_engines_root_search() {
         let moves = "f11i11e12g10f10h12j12e11j10f9h11g8j9j11i10g12";

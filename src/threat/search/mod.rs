@@ -99,7 +99,7 @@ pub struct Searcher<'b, 'l> {
     /// hint (see [`ROOT_HINT`]).
     root_effort: Vec<(Pos, u64)>,
     /// Whether the search keeps a history to order its moves by (see [`History`]): by
-    /// default not under renju, where it matched worse; there the order stays the
+    /// default not under renju, where it plays worse in matches; there the order stays the
     /// board's. The root's own searches turn it on under every rule (see
     /// `find_win_resumed`).
     pub(super) learns_history: bool,

@@ -17,9 +17,9 @@ use smallvec::SmallVec;
 /// the five a blocked one), and one beside a straight-four point can spoil the four: so
 /// the proof also needs every empty cell within reach along each line where `p` makes a
 /// four or a five for `attacker`. Under the other rules only `p` itself matters.
-/// Without them `defences` missed, under caro, the block beyond the far end of a four
-/// whose other five point has a defender stone next to it (`X . O O O O .`: the right
-/// end stops both five points) and called the position lost.
+/// Without them `defences` would miss, under caro, the block beyond the far end of a
+/// four whose other five point has a defender stone next to it (`X . O O O O .`: the
+/// right end stops both five points) and call the position lost.
 fn push_caro_blockers(board: &Board, p: Pos, attacker: Color, out: &mut Vec<ProofSquare>) {
     if board.rule() == Rule::Caro {
         threats::empty_cells_along(board, p, attacker, Pattern::Four, |q| {
