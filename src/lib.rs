@@ -1,10 +1,10 @@
 //! Wuzi: a Gomoku engine for the Piskvork/Gomocup brain protocol.
 //!
-//! Layers, lowest first (dependencies point down only; see ARCHITECTURE.md):
-//! `types` → `pattern` → `board` → `rules` → `eval` → `threat` → `search` → `time` →
-//! `engine` → `protocol`. The side tools (match runner, opening book builder, openings
-//! generator, puzzles runner) are the `wuzi-tools` package in `tools/`, which uses this
-//! library; the library never depends on them.
+//! Layers, lowest first (dependencies point down only; see `docs/architecture.md`):
+//! `types` → `pattern` → `board` → `rules` → `movegen`, `eval` → `threat` → `time`,
+//! `tt` → `search`, `book` → `engine` → `protocol`. The side tools (match runner, opening
+//! book builder, openings generator, puzzles runner, training) are the `wuzi-tools`
+//! package in `tools/`, which uses this library; the library never depends on them.
 
 pub mod bench;
 pub mod board;
