@@ -164,8 +164,9 @@ impl Searcher<'_, '_> {
     }
 
     /// Orders `moves` (sorted by shape): among moves of equal shape, the squares that
-    /// won most often so far (see [`History`]); at the root, the table's `hint` first;
-    /// the move that won at the nearby proof's matching node before all.
+    /// won most often so far (see [`History`](crate::threat::history::History)); at the
+    /// root, the table's `hint` first; the move that won at the nearby proof's matching
+    /// node before all.
     fn order_moves(&self, ply: u32, threes: u32, hint: Pos, moves: &mut Vec<(i32, Pos)>) {
         if self.history.has_wins(self.attacker) {
             let (history, attacker) = (&self.history, self.attacker);

@@ -164,7 +164,7 @@ impl Searcher<'_, '_> {
 
     /// Strongest defences first: most lines fail, and a refutation found early saves
     /// proving the attacker's win against the other replies. Among equals, the squares
-    /// that refuted most often so far (see [`History`]).
+    /// that refuted most often so far (see [`History`](crate::threat::history::History)).
     fn order_replies(&self, replies: &mut SmallVec<[Pos; 16]>) {
         let defender = self.defender;
         let board = &*self.board;
