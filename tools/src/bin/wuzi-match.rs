@@ -1,7 +1,7 @@
 //! `wuzi-match`: plays two Piskvork-protocol brains against each other. See `--help`.
 
 use std::process::ExitCode;
-use wuzi_tools::matchrunner::options::{parse_args, Invocation, USAGE};
+use wuzi_tools::matchrunner::options::{parse_args, Invocation};
 use wuzi_tools::matchrunner::report::{final_table, progress_line};
 use wuzi_tools::matchrunner::summary::summary_json;
 use wuzi_tools::matchrunner::tournament::run_match;
@@ -9,13 +9,13 @@ use wuzi_tools::matchrunner::tournament::run_match;
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let (config, quiet) = match parse_args(&args) {
-        Ok(Invocation::Help) => {
-            println!("{}", USAGE);
+        Ok(Invocation::Help(text)) => {
+            print!("{text}");
             return ExitCode::SUCCESS;
         }
         Ok(Invocation::Run { config, quiet }) => (config, quiet),
-        Err(e) => {
-            eprintln!("wuzi-match: {}\n\n{}", e, USAGE);
+        Err(message) => {
+            eprint!("{message}");
             return ExitCode::from(2);
         }
     };

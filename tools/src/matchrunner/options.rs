@@ -1,80 +1,141 @@
-//! Command-line options of `wuzi-match`, parsed by hand into a `MatchConfig`.
+//! Command-line options of `wuzi-match`, parsed with `clap` into a `MatchConfig`.
+//!
+//! `--engine` and `--sprt` take `key=value` words up to the next option, as before clap
+//! (scripts outside the repository write them that way); what the words mean is checked
+//! here, after clap has grouped them.
 
 use super::engine::{default_name, EngineSpec};
 use super::game::GameSetup;
 use super::opening::{load_openings, OpeningFormat};
 use super::sprt::SprtParams;
 use super::tournament::MatchConfig;
+use clap::error::{ContextKind, ContextValue, ErrorKind};
+use clap::{ArgAction, ArgMatches, Args, CommandFactory, FromArgMatches, Parser};
 use std::path::PathBuf;
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 use wuzi::types::Rule;
 
-pub const USAGE: &str = "\
-usage: wuzi-match --engine cmd=PATH [name=NAME] [dir=DIR] [arg=ARG]... [nodes=N] [depth=N] [info=KEY:VALUE]...
-                  --engine cmd=PATH [...] [options]
-Plays two Piskvork-protocol brains against each other.
-  --rule R           freestyle | standard | renju | caro | INFO number  [freestyle]
-  --size N | WxH     board size                                         [15]
-  --turn MS          timeout_turn, ms per move (0 = play at once)       [1000]
-  --match MS         timeout_match, ms per game (0 = unlimited)         [0]
-  --tolerance MS     grace beyond the limits before a move is late      [1000]
-  --max-memory B     INFO max_memory in bytes (0 = no limit)            [367001600]
-  --max-moves N      draw when N stones are on the board (0 = never)    [0]
-  --start-timeout MS limit for the ABOUT and START answers              [10000]
-  --openings FILE    one opening per line; each is played twice, colours swapped
-  --format F         offset | pos | auto (per line: a comma means offset) [auto]
-  --shuffle SEED     play the openings in an order shuffled by SEED
-  --games N          games to play            [2 per opening, or 2 without openings]
-  -j, --concurrency N  games at once                                     [1]
-  --sprt [elo0=E0] [elo1=E1] [alpha=A] [beta=B]  stop when decided   [0 10 0.05 0.05]
-  --out DIR          records (SGF, PSQ, logs) and summary.json     [matches/<unix time>]
-  --quiet            no progress lines
-  -h, --help         this text";
+/// The command line as clap sees it.
+#[derive(Parser, Debug)]
+#[command(
+    name = "wuzi-match",
+    version,
+    about = "Plays two Piskvork-protocol brains against each other.",
+    override_usage = "wuzi-match --engine cmd=PATH [KEY=VALUE]... --engine cmd=PATH [KEY=VALUE]... [OPTIONS]"
+)]
+struct Cli {
+    #[command(flatten)]
+    run: RunArgs,
+}
+
+#[derive(Args, Debug)]
+struct RunArgs {
+    /// A brain, given twice: cmd=PATH [name=NAME] [dir=DIR] [arg=ARG]... [nodes=N] [depth=N]
+    /// [info=KEY:VALUE]... (nodes and depth send INFO max_node and max_depth)
+    // clap's derive does not group the words by occurrence; `engine_words` does.
+    #[arg(long = "engine", value_name = "KEY=VALUE", num_args = 1.., action = ArgAction::Append)]
+    engines: Vec<String>,
+    /// freestyle | standard | renju | caro | INFO number
+    #[arg(long, value_name = "R", default_value = "freestyle", value_parser = parse_rule)]
+    rule: Rule,
+    /// Board size, N or WxH
+    #[arg(long, value_name = "N|WxH", default_value = "15", value_parser = parse_size_arg)]
+    size: (usize, usize),
+    /// timeout_turn, ms per move (0 = play at once)
+    #[arg(long, value_name = "MS", default_value_t = 1000)]
+    turn: u64,
+    /// timeout_match, ms per game (0 = unlimited)
+    #[arg(long = "match", value_name = "MS", default_value_t = 0)]
+    match_ms: u64,
+    /// Grace beyond the limits before a move is late
+    #[arg(long, value_name = "MS", default_value_t = 1000)]
+    tolerance: u64,
+    /// INFO max_memory in bytes (0 = no limit)
+    #[arg(long, value_name = "B", default_value_t = 350 * 1024 * 1024)]
+    max_memory: u64,
+    /// Draw when N stones are on the board (0 = never)
+    #[arg(long, value_name = "N", default_value_t = 0)]
+    max_moves: usize,
+    /// Limit for the ABOUT and START answers
+    #[arg(long, value_name = "MS", default_value_t = 10_000)]
+    start_timeout: u64,
+    /// One opening per line; each is played twice, colours swapped
+    #[arg(long, value_name = "FILE")]
+    openings: Option<PathBuf>,
+    /// offset | pos | auto (per line: a comma means offset)
+    #[arg(long, value_name = "F", default_value = "auto", value_parser = parse_format)]
+    format: OpeningFormat,
+    /// Play the openings in an order shuffled by SEED
+    #[arg(long, value_name = "SEED")]
+    shuffle: Option<u64>,
+    /// Games to play [default: 2 per opening, or 2 without openings]
+    #[arg(long, value_name = "N")]
+    games: Option<usize>,
+    /// Games at once
+    #[arg(
+        short = 'j',
+        long = "concurrency",
+        value_name = "N",
+        default_value_t = 1
+    )]
+    concurrency: usize,
+    /// Stop when decided: [elo0=E0] [elo1=E1] [alpha=A] [beta=B], defaults 0 10 0.05 0.05
+    #[arg(long, value_name = "KEY=VALUE", num_args = 0..)]
+    sprt: Option<Vec<String>>,
+    /// Records (SGF, PSQ, logs) and summary.json [default: matches/<unix time>]
+    #[arg(long, value_name = "DIR")]
+    out: Option<PathBuf>,
+    /// No progress lines
+    #[arg(long)]
+    quiet: bool,
+}
 
 /// What the command line asks for.
 #[derive(Debug)]
 pub enum Invocation {
-    Help,
+    /// `--help` or `--version`: the text to print on stdout.
+    Help(String),
     Run {
         config: Box<MatchConfig>,
         quiet: bool,
     },
 }
 
-fn number<T: std::str::FromStr>(option: &str, value: Option<&String>) -> Result<T, String> {
-    let value = value.ok_or_else(|| format!("{} needs a value", option))?;
-    value
-        .trim()
-        .parse()
-        .map_err(|_| format!("{}: not a valid number: {:?}", option, value))
+/// The usage lines, for messages.
+pub fn usage() -> String {
+    Cli::command().render_usage().to_string()
 }
 
-fn text<'a>(option: &str, value: Option<&'a String>) -> Result<&'a String, String> {
-    value.ok_or_else(|| format!("{} needs a value", option))
+fn parse_rule(text: &str) -> Result<Rule, String> {
+    Rule::parse(text).ok_or_else(|| format!("unknown rule {text:?}"))
 }
 
-/// Splits `key=value` tokens following an option, stopping at the first other token.
-fn key_values<'a>(args: &'a [String], start: &mut usize) -> Vec<(&'a str, &'a str)> {
-    let mut pairs = Vec::new();
-    while let Some(token) = args.get(*start) {
-        match token.split_once('=') {
-            Some((key, value)) if !token.starts_with('-') => {
-                pairs.push((key, value));
-                *start += 1;
-            }
-            _ => break,
-        }
-    }
-    pairs
+fn parse_format(text: &str) -> Result<OpeningFormat, String> {
+    OpeningFormat::parse(text).ok_or_else(|| "expected offset, pos or auto".to_string())
 }
 
-fn parse_engine(pairs: &[(&str, &str)]) -> Result<EngineSpec, String> {
+fn parse_size_arg(text: &str) -> Result<(usize, usize), String> {
+    parse_size(text).ok_or_else(|| "expected N or WxH".to_string())
+}
+
+/// Splits the words of `--engine` or `--sprt` into `(key, value)`.
+fn key_values<'a>(option: &str, words: &'a [String]) -> Result<Vec<(&'a str, &'a str)>, String> {
+    words
+        .iter()
+        .map(|word| {
+            word.split_once('=')
+                .ok_or_else(|| format!("{option}: expected KEY=VALUE, got {word:?}"))
+        })
+        .collect()
+}
+
+fn parse_engine(words: &[String]) -> Result<EngineSpec, String> {
     let mut path = None;
     let mut name = None;
     let mut dir = None;
     let mut args = Vec::new();
     let mut info = Vec::new();
-    for &(key, value) in pairs {
+    for (key, value) in key_values("--engine", words)? {
         match key {
             "cmd" => path = Some(PathBuf::from(value)),
             "name" => name = Some(value.to_string()),
@@ -110,9 +171,9 @@ fn parse_engine(pairs: &[(&str, &str)]) -> Result<EngineSpec, String> {
     })
 }
 
-fn parse_sprt(pairs: &[(&str, &str)]) -> Result<SprtParams, String> {
+fn parse_sprt(words: &[String]) -> Result<SprtParams, String> {
     let mut params = SprtParams::default();
-    for &(key, value) in pairs {
+    for (key, value) in key_values("--sprt", words)? {
         let v: f64 = value
             .parse()
             .map_err(|_| format!("--sprt {}: not a number: {:?}", key, value))?;
@@ -140,69 +201,29 @@ pub fn parse_size(value: &str) -> Option<(usize, usize)> {
     }
 }
 
-/// Parses the arguments (without the program name) and loads the opening file.
-pub fn parse_args(args: &[String]) -> Result<Invocation, String> {
-    let mut engines = Vec::new();
-    let mut setup = GameSetup::default();
-    let mut openings_path = None;
-    let mut format = OpeningFormat::Auto;
-    let mut shuffle_seed = None;
-    let mut games = None;
-    let mut concurrency = 1usize;
-    let mut sprt = None;
-    let mut out_dir = None;
-    let mut quiet = false;
-    let mut i = 0;
-    while i < args.len() {
-        let option = args[i].as_str();
-        let value = args.get(i + 1);
-        i += 2; // most options take one value; the others step back below
-        match option {
-            "-h" | "--help" => return Ok(Invocation::Help),
-            "--quiet" => {
-                quiet = true;
-                i -= 1;
-            }
-            "--engine" => {
-                i -= 1;
-                engines.push(parse_engine(&key_values(args, &mut i))?);
-            }
-            "--sprt" => {
-                i -= 1;
-                sprt = Some(parse_sprt(&key_values(args, &mut i))?);
-            }
-            "--rule" => {
-                let v = text(option, value)?;
-                setup.rule =
-                    Rule::parse(v).ok_or_else(|| format!("--rule: unknown rule {:?}", v))?;
-            }
-            "--size" => {
-                let v = text(option, value)?;
-                (setup.width, setup.height) = parse_size(v)
-                    .ok_or_else(|| format!("--size: expected N or WxH, got {:?}", v))?;
-            }
-            "--turn" => setup.time.turn_ms = number(option, value)?,
-            "--match" => setup.time.match_ms = number(option, value)?,
-            "--tolerance" => setup.time.tolerance_ms = number(option, value)?,
-            "--max-memory" => setup.max_memory = number(option, value)?,
-            "--max-moves" => setup.max_moves = number(option, value)?,
-            "--start-timeout" => {
-                setup.start_timeout = Duration::from_millis(number(option, value)?)
-            }
-            "--openings" => openings_path = Some(PathBuf::from(text(option, value)?)),
-            "--format" => {
-                let v = text(option, value)?;
-                format = OpeningFormat::parse(v).ok_or_else(|| {
-                    format!("--format: expected offset, pos or auto, got {:?}", v)
-                })?;
-            }
-            "--shuffle" => shuffle_seed = Some(number(option, value)?),
-            "--games" => games = Some(number(option, value)?),
-            "-j" | "--concurrency" => concurrency = number(option, value)?,
-            "--out" => out_dir = Some(PathBuf::from(text(option, value)?)),
-            _ => return Err(format!("unknown option {:?} (see --help)", option)),
-        }
-    }
+/// `matches/<unix time><suffix>`, the default output folder.
+fn default_out(suffix: &str) -> PathBuf {
+    let secs = SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map(|d| d.as_secs())
+        .unwrap_or(0);
+    PathBuf::from(format!("matches/{secs}{suffix}"))
+}
+
+/// The words of each `--engine`, one list per occurrence.
+fn engine_words(matches: &ArgMatches) -> Vec<Vec<String>> {
+    matches
+        .get_occurrences::<String>("engines")
+        .map(|occurrences| occurrences.map(|o| o.cloned().collect()).collect())
+        .unwrap_or_default()
+}
+
+/// Builds the match from the parsed options and loads the opening file.
+fn match_config(run: RunArgs, engines: &[Vec<String>]) -> Result<MatchConfig, String> {
+    let engines = engines
+        .iter()
+        .map(|words| parse_engine(words))
+        .collect::<Result<Vec<_>, _>>()?;
     let [first, second]: [EngineSpec; 2] =
         engines.try_into().map_err(|found: Vec<EngineSpec>| {
             format!("need exactly two --engine, got {}", found.len())
@@ -213,24 +234,64 @@ pub fn parse_args(args: &[String]) -> Result<Invocation, String> {
         config.engines[0].name.push_str("-1");
         config.engines[1].name.push_str("-2");
     }
+    let setup = GameSetup {
+        rule: run.rule,
+        width: run.size.0,
+        height: run.size.1,
+        max_memory: run.max_memory,
+        max_moves: run.max_moves,
+        start_timeout: Duration::from_millis(run.start_timeout),
+        ..GameSetup::default()
+    };
     config.setup = setup;
-    if let Some(path) = &openings_path {
-        config.openings = load_openings(path, format, config.setup.width, config.setup.height)?;
+    config.setup.time.turn_ms = run.turn;
+    config.setup.time.match_ms = run.match_ms;
+    config.setup.time.tolerance_ms = run.tolerance;
+    if let Some(path) = &run.openings {
+        config.openings = load_openings(path, run.format, config.setup.width, config.setup.height)?;
         if config.openings.is_empty() {
             return Err(format!("{}: no openings", path.display()));
         }
     }
-    config.games = games.unwrap_or(2 * config.openings.len().max(1));
-    config.shuffle_seed = shuffle_seed;
-    config.concurrency = concurrency.max(1);
-    config.sprt = sprt;
-    config.out_dir = Some(out_dir.unwrap_or_else(|| {
-        let secs = SystemTime::now()
-            .duration_since(UNIX_EPOCH)
-            .map(|d| d.as_secs())
-            .unwrap_or(0);
-        PathBuf::from(format!("matches/{}", secs))
-    }));
+    config.games = run.games.unwrap_or(2 * config.openings.len().max(1));
+    config.shuffle_seed = run.shuffle;
+    config.concurrency = run.concurrency.max(1);
+    config.sprt = run.sprt.as_deref().map(parse_sprt).transpose()?;
+    config.out_dir = Some(run.out.unwrap_or_else(|| default_out("")));
+    Ok(config)
+}
+
+/// Parses the arguments (without the program name) and loads the opening file. An error
+/// is the whole message to print, usage included.
+pub fn parse_args(args: &[String]) -> Result<Invocation, String> {
+    let words = std::iter::once("wuzi-match".to_string()).chain(args.iter().cloned());
+    let parsed = Cli::command()
+        .try_get_matches_from(words)
+        .and_then(|matches| Cli::from_arg_matches(&matches).map(|cli| (cli, matches)));
+    let (cli, matches) = match parsed {
+        Ok(parsed) => parsed,
+        Err(e) if matches!(e.kind(), ErrorKind::DisplayHelp | ErrorKind::DisplayVersion) => {
+            return Ok(Invocation::Help(e.render().to_string()))
+        }
+        Err(mut e) => {
+            // Value errors come without the usage; every refusal shows it.
+            if e.get(ContextKind::Usage).is_none() {
+                e.insert(
+                    ContextKind::Usage,
+                    ContextValue::StyledStr(Cli::command().render_usage()),
+                );
+            }
+            return Err(e.render().to_string());
+        }
+    };
+    let invalid = |message: String| {
+        Cli::command()
+            .error(ErrorKind::ValueValidation, message)
+            .render()
+            .to_string()
+    };
+    let quiet = cli.run.quiet;
+    let config = match_config(cli.run, &engine_words(&matches)).map_err(invalid)?;
     Ok(Invocation::Run {
         config: Box::new(config),
         quiet,
@@ -310,7 +371,18 @@ mod tests {
         assert_eq!(c.engines[1].name, "pbrain-w-2");
         assert_eq!(c.games, 2);
         assert_eq!(c.setup.rule, Rule::Freestyle);
+        assert_eq!((c.setup.width, c.setup.height), (15, 15));
+        assert_eq!(c.setup.time, TimeControl::default());
+        assert_eq!(c.setup.max_memory, 367_001_600);
+        assert_eq!(c.concurrency, 1);
         assert!(c.sprt.is_none());
+    }
+
+    #[test]
+    fn sprt_alone_takes_the_defaults() {
+        let (c, _) = run("--engine cmd=a --sprt --engine cmd=b");
+        assert_eq!(c.sprt, Some(SprtParams::default()));
+        assert_eq!(c.engines[1].name, "b");
     }
 
     #[test]
@@ -325,9 +397,14 @@ mod tests {
             "--engine cmd=a --engine cmd=b --sprt elo0=5 elo1=1",
             "--engine cmd=a --engine cmd=b --bogus",
             "--engine cmd=a --engine cmd=b --openings /nonexistent/file",
+            "--engine cmd=a oops --engine cmd=b",
         ] {
-            assert!(parse_args(&args(bad)).is_err(), "{}", bad);
+            let error = parse_args(&args(bad)).expect_err(bad);
+            assert!(error.contains("Usage:"), "{bad}: {error}");
         }
-        assert!(matches!(parse_args(&args("--help")), Ok(Invocation::Help)));
+        assert!(matches!(
+            parse_args(&args("--help")),
+            Ok(Invocation::Help(_))
+        ));
     }
 }
