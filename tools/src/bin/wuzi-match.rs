@@ -3,7 +3,7 @@
 use std::process::ExitCode;
 use wuzi_tools::matchrunner::options::{parse_args, Invocation};
 use wuzi_tools::matchrunner::report::{final_table, progress_line};
-use wuzi_tools::matchrunner::summary::summary_json;
+use wuzi_tools::matchrunner::summary::Summary;
 use wuzi_tools::matchrunner::tournament::run_match;
 
 fn main() -> ExitCode {
@@ -41,7 +41,7 @@ fn main() -> ExitCode {
     print!("{}", final_table(&config, &result));
     if let Some(dir) = &config.out_dir {
         let path = dir.join("summary.json");
-        match std::fs::write(&path, summary_json(&config, &result)) {
+        match std::fs::write(&path, Summary::new(&config, &result).to_json()) {
             Ok(()) => println!("Records and summary in {}", dir.display()),
             Err(e) => {
                 eprintln!("wuzi-match: cannot write {}: {}", path.display(), e);

@@ -90,6 +90,11 @@ impl EndReason {
         }
     }
 
+    /// The reason called `name` (the inverse of `name`).
+    pub fn from_name(name: &str) -> Option<EndReason> {
+        EndReason::ALL.into_iter().find(|r| r.name() == name)
+    }
+
     /// True when the loser lost through its own fault rather than over the board; such a
     /// brain is restarted before its next game.
     pub fn is_fault(self) -> bool {
@@ -394,5 +399,13 @@ mod tests {
         assert!(EndReason::BadReply.is_fault());
         assert!(!EndReason::Five.is_fault());
         assert!(!EndReason::MoveCap.is_fault());
+    }
+
+    #[test]
+    fn reasons_are_found_by_name() {
+        for reason in EndReason::ALL {
+            assert_eq!(EndReason::from_name(reason.name()), Some(reason));
+        }
+        assert_eq!(EndReason::from_name("resigned"), None);
     }
 }

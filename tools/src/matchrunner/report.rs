@@ -296,7 +296,7 @@ pub fn final_table(config: &MatchConfig, result: &MatchResult) -> String {
     // Overhead: the share of the workers' time not spent waiting for moves (launching
     // brains, START, records, quitting). With -j N it assumes all N workers stay busy.
     let workers = config.concurrency.clamp(1, config.games.max(1)) as f64;
-    let busy = result.wall.as_secs_f64() * workers;
+    let busy = result.worker_time.as_secs_f64();
     let overhead = if busy > 0.0 {
         100.0 * (1.0 - thinking / busy)
     } else {
@@ -352,6 +352,7 @@ mod tests {
                 logs: [Vec::new(), Vec::new()],
             },
             wall: Duration::ZERO,
+            finished_at: Duration::ZERO,
         }
     }
 

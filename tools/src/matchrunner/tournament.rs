@@ -11,7 +11,7 @@ use super::sprt::{SprtDecision, SprtParams};
 use std::path::PathBuf;
 use std::sync::Mutex;
 use std::thread;
-use std::time::{Duration, Instant};
+use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 use wuzi::types::Color;
 
 /// Everything a match needs.
@@ -57,6 +57,8 @@ pub struct GameReport {
     pub opening: Opening,
     pub outcome: GameOutcome,
     pub wall: Duration,
+    /// When the game ended, counted from the start of the match.
+    pub finished_at: Duration,
 }
 
 impl GameReport {
@@ -98,7 +100,14 @@ pub struct MatchResult {
     pub state: MatchState,
     /// The `ABOUT` line of each engine, from its first launch.
     pub about: [String; 2],
+    /// When the match started, in ms since the Unix epoch (orders the games of shards
+    /// played apart when they are merged).
+    pub started_unix_ms: u64,
     pub wall: Duration,
+    /// The time the workers had for games: the wall time times the workers at once (for
+    /// a merge, the sum over the shards); the runner's overhead is what the engines did
+    /// not spend thinking of it.
+    pub worker_time: Duration,
     /// True when the SPRT stopped the match before all games were played.
     pub stopped_early: bool,
 }
@@ -156,20 +165,27 @@ pub fn run_match(
         about: [String::new(), String::new()],
     });
     let started = Instant::now();
+    let started_unix_ms = SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map(|d| d.as_millis() as u64)
+        .unwrap_or(0);
     let workers = config.concurrency.clamp(1, config.games.max(1));
     thread::scope(|scope| {
         for _ in 0..workers {
-            scope.spawn(|| worker(config, &pairings, &shared, on_game));
+            scope.spawn(|| worker(config, &pairings, &shared, on_game, started));
         }
     });
     let shared = shared
         .into_inner()
         .map_err(|_| "a worker panicked".to_string())?;
     let stopped_early = shared.state.games.len() < config.games;
+    let wall = started.elapsed();
     Ok(MatchResult {
         state: shared.state,
         about: shared.about,
-        wall: started.elapsed(),
+        started_unix_ms,
+        wall,
+        worker_time: wall * workers as u32,
         stopped_early,
     })
 }
@@ -179,6 +195,7 @@ fn worker(
     pairings: &[Pairing],
     shared: &Mutex<Shared>,
     on_game: &(dyn Fn(&GameReport, &MatchState) + Sync),
+    match_start: Instant,
 ) {
     let mut engines: [Option<Engine>; 2] = [None, None];
     loop {
@@ -206,6 +223,7 @@ fn worker(
             opening,
             outcome,
             wall: began.elapsed(),
+            finished_at: match_start.elapsed(),
         };
         // A brain that lost through its own fault may be hung or confused: start afresh.
         if let Some(color) = report.outcome.faulty() {
