@@ -403,6 +403,48 @@ fn concurrent_games_all_finish_with_the_same_results() {
 }
 
 #[test]
+fn fresh_brains_are_started_for_every_game() {
+    let dir = scratch("fresh");
+    let log_a = dir.join("a.txt");
+    let a = format!("log={}", log_a.display());
+    let mut c = config(brain("a", &["legal", &a]), brain("b", &["legal"]), 3);
+    c.setup.max_moves = 4;
+    c.fresh_engines = true;
+    play(&c);
+    let a = commands(&log_a);
+    // One process per game: each says ABOUT once and ends with END.
+    assert_eq!(a.iter().filter(|l| *l == "ABOUT").count(), 3, "{a:?}");
+    assert_eq!(a.iter().filter(|l| *l == "END").count(), 3, "{a:?}");
+    c.fresh_engines = false;
+    std::fs::remove_file(&log_a).unwrap();
+    play(&c);
+    assert_eq!(commands(&log_a).iter().filter(|l| *l == "ABOUT").count(), 1);
+}
+
+#[test]
+fn a_shard_plays_its_slice_and_its_sprt_stops_nothing() {
+    let mut c = config(
+        brain("legal", &["legal"]),
+        brain("garbage", &["garbage"]),
+        20,
+    );
+    c.sprt = Some(SprtParams {
+        elo0: 0.0,
+        elo1: 100.0,
+        alpha: 0.05,
+        beta: 0.05,
+    });
+    c.shard = Some(wuzi_tools::matchrunner::shard::Shard { index: 2, count: 3 });
+    let result = play(&c);
+    // 10 pairs in 3 shards: pairs 3..6, games 7..12 (0-based 6..12).
+    let numbers: Vec<usize> = by_index(&result).iter().map(|g| g.index).collect();
+    assert_eq!(numbers, (6..12).collect::<Vec<_>>());
+    // Six straight wins decide the SPRT, yet the shard plays on.
+    assert_eq!(result.state.sprt, Some(SprtDecision::AcceptH1));
+    assert!(!result.stopped_early);
+}
+
+#[test]
 fn sprt_stops_the_match_when_decided() {
     // Against a brain that always loses, elo0 0 / elo1 100 at 5%/5% is decided after five
     // straight wins: LLR(5 wins) = 3.942 ≥ ln(19) = 2.944 > LLR(4 wins) = 2.677

@@ -1,24 +1,37 @@
-//! `wuzi-match`: plays two Piskvork-protocol brains against each other. See `--help`.
+//! `wuzi-match`: plays two Piskvork-protocol brains against each other, or merges the
+//! shards of a match. See `--help`.
 
+use std::path::Path;
 use std::process::ExitCode;
+use wuzi_tools::matchrunner::merge::merge_dirs;
 use wuzi_tools::matchrunner::options::{parse_args, Invocation};
 use wuzi_tools::matchrunner::report::{final_table, progress_line};
 use wuzi_tools::matchrunner::summary::Summary;
-use wuzi_tools::matchrunner::tournament::run_match;
+use wuzi_tools::matchrunner::tournament::{run_match, MatchConfig, MatchResult};
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
-    let (config, quiet) = match parse_args(&args) {
+    match parse_args(&args) {
         Ok(Invocation::Help(text)) => {
             print!("{text}");
-            return ExitCode::SUCCESS;
+            ExitCode::SUCCESS
         }
-        Ok(Invocation::Run { config, quiet }) => (config, quiet),
+        Ok(Invocation::Run { config, quiet }) => play(&config, quiet),
+        Ok(Invocation::Merge { dirs, out, quiet }) => match merge_dirs(&dirs) {
+            Ok((config, result)) => finish(&config, &result, &out, quiet),
+            Err(e) => {
+                eprintln!("wuzi-match merge: {e}");
+                ExitCode::FAILURE
+            }
+        },
         Err(message) => {
             eprint!("{message}");
-            return ExitCode::from(2);
+            ExitCode::from(2)
         }
-    };
+    }
+}
+
+fn play(config: &MatchConfig, quiet: bool) -> ExitCode {
     for engine in &config.engines {
         // A bare name is looked up in PATH when started; a path must exist.
         let is_path = engine.path.components().count() > 1;
@@ -27,9 +40,9 @@ fn main() -> ExitCode {
             return ExitCode::from(2);
         }
     }
-    let result = match run_match(&config, &|game, state| {
+    let result = match run_match(config, &|game, state| {
         if !quiet {
-            println!("{}", progress_line(&config, game, state));
+            println!("{}", progress_line(config, game, state));
         }
     }) {
         Ok(result) => result,
@@ -38,16 +51,33 @@ fn main() -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
-    print!("{}", final_table(&config, &result));
-    if let Some(dir) = &config.out_dir {
-        let path = dir.join("summary.json");
-        match std::fs::write(&path, Summary::new(&config, &result).to_json()) {
-            Ok(()) => println!("Records and summary in {}", dir.display()),
-            Err(e) => {
-                eprintln!("wuzi-match: cannot write {}: {}", path.display(), e);
-                return ExitCode::FAILURE;
-            }
+    match &config.out_dir {
+        Some(dir) => finish(config, &result, dir, false),
+        None => {
+            print!("{}", final_table(config, &result));
+            ExitCode::SUCCESS
         }
     }
-    ExitCode::SUCCESS
+}
+
+/// Prints the final table (unless `quiet`) and writes the summary into `dir`.
+fn finish(config: &MatchConfig, result: &MatchResult, dir: &Path, quiet: bool) -> ExitCode {
+    if !quiet {
+        print!("{}", final_table(config, result));
+    }
+    let path = dir.join("summary.json");
+    let written = std::fs::create_dir_all(dir)
+        .and_then(|()| std::fs::write(&path, Summary::new(config, result).to_json()));
+    match written {
+        Ok(()) => {
+            if !quiet {
+                println!("Records and summary in {}", dir.display());
+            }
+            ExitCode::SUCCESS
+        }
+        Err(e) => {
+            eprintln!("wuzi-match: cannot write {}: {}", path.display(), e);
+            ExitCode::FAILURE
+        }
+    }
 }

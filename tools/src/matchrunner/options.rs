@@ -7,10 +7,11 @@
 use super::engine::{default_name, EngineSpec};
 use super::game::GameSetup;
 use super::opening::{load_openings, OpeningFormat};
+use super::shard::Shard;
 use super::sprt::SprtParams;
 use super::tournament::MatchConfig;
 use clap::error::{ContextKind, ContextValue, ErrorKind};
-use clap::{ArgAction, ArgMatches, Args, CommandFactory, FromArgMatches, Parser};
+use clap::{ArgAction, ArgMatches, Args, CommandFactory, FromArgMatches, Parser, Subcommand};
 use std::path::PathBuf;
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 use wuzi::types::Rule;
@@ -21,11 +22,34 @@ use wuzi::types::Rule;
     name = "wuzi-match",
     version,
     about = "Plays two Piskvork-protocol brains against each other.",
-    override_usage = "wuzi-match --engine cmd=PATH [KEY=VALUE]... --engine cmd=PATH [KEY=VALUE]... [OPTIONS]"
+    override_usage = "wuzi-match --engine cmd=PATH [KEY=VALUE]... --engine cmd=PATH [KEY=VALUE]... [OPTIONS]\n       wuzi-match merge [--out DIR] DIR...",
+    args_conflicts_with_subcommands = true
 )]
 struct Cli {
+    #[command(subcommand)]
+    command: Option<Command>,
     #[command(flatten)]
     run: RunArgs,
+}
+
+#[derive(Subcommand, Debug)]
+enum Command {
+    /// Combines the output directories of a match's shards (`--shard K/N`) into the
+    /// match: its table, summary.json and report.html
+    Merge(MergeArgs),
+}
+
+#[derive(Args, Debug)]
+struct MergeArgs {
+    /// Output directories of the shards, each holding its summary.json
+    #[arg(value_name = "DIR", required = true)]
+    dirs: Vec<PathBuf>,
+    /// Where the merged summary.json and report.html go [default: matches/<unix time>-merged]
+    #[arg(long, value_name = "DIR")]
+    out: Option<PathBuf>,
+    /// Print nothing but errors
+    #[arg(long)]
+    quiet: bool,
 }
 
 #[derive(Args, Debug)]
@@ -79,6 +103,15 @@ struct RunArgs {
         default_value_t = 1
     )]
     concurrency: usize,
+    /// Play only the K-th of N slices of the game pairs (1 <= K <= N); both games of an
+    /// opening are always in the same slice. `wuzi-match merge` combines the slices
+    #[arg(long, value_name = "K/N", value_parser = Shard::parse)]
+    shard: Option<Shard>,
+    /// Start both brains anew for every game, so that no game depends on the games a
+    /// brain played before (a brain that keeps its hash table between games plays a
+    /// fixed-node game differently after another one)
+    #[arg(long)]
+    fresh: bool,
     /// Stop when decided: [elo0=E0] [elo1=E1] [alpha=A] [beta=B], defaults 0 10 0.05 0.05
     #[arg(long, value_name = "KEY=VALUE", num_args = 0..)]
     sprt: Option<Vec<String>>,
@@ -97,6 +130,11 @@ pub enum Invocation {
     Help(String),
     Run {
         config: Box<MatchConfig>,
+        quiet: bool,
+    },
+    Merge {
+        dirs: Vec<PathBuf>,
+        out: PathBuf,
         quiet: bool,
     },
 }
@@ -256,6 +294,8 @@ fn match_config(run: RunArgs, engines: &[Vec<String>]) -> Result<MatchConfig, St
     config.games = run.games.unwrap_or(2 * config.openings.len().max(1));
     config.shuffle_seed = run.shuffle;
     config.concurrency = run.concurrency.max(1);
+    config.shard = run.shard;
+    config.fresh_engines = run.fresh;
     config.sprt = run.sprt.as_deref().map(parse_sprt).transpose()?;
     config.out_dir = Some(run.out.unwrap_or_else(|| default_out("")));
     Ok(config)
@@ -290,6 +330,13 @@ pub fn parse_args(args: &[String]) -> Result<Invocation, String> {
             .render()
             .to_string()
     };
+    if let Some(Command::Merge(merge)) = cli.command {
+        return Ok(Invocation::Merge {
+            dirs: merge.dirs,
+            out: merge.out.unwrap_or_else(|| default_out("-merged")),
+            quiet: merge.quiet,
+        });
+    }
     let quiet = cli.run.quiet;
     let config = match_config(cli.run, &engine_words(&matches)).map_err(invalid)?;
     Ok(Invocation::Run {
@@ -341,6 +388,8 @@ mod tests {
         );
         assert!(c.engines[1].info.is_empty());
         assert_eq!(c.engines[1].name, "base");
+        assert_eq!(c.shard, None);
+        assert!(!c.fresh_engines);
         assert_eq!(c.setup.rule, Rule::Renju);
         assert_eq!((c.setup.width, c.setup.height), (20, 15));
         assert_eq!(
@@ -379,10 +428,26 @@ mod tests {
     }
 
     #[test]
-    fn sprt_alone_takes_the_defaults() {
-        let (c, _) = run("--engine cmd=a --sprt --engine cmd=b");
+    fn sprt_alone_takes_the_defaults_and_shard_and_fresh_are_read() {
+        let (c, _) = run("--engine cmd=a --sprt --engine cmd=b --shard 2/4 --fresh");
         assert_eq!(c.sprt, Some(SprtParams::default()));
+        assert_eq!(c.shard, Some(Shard { index: 2, count: 4 }));
+        assert!(c.fresh_engines);
         assert_eq!(c.engines[1].name, "b");
+    }
+
+    #[test]
+    fn merge_takes_directories_and_an_output() {
+        match parse_args(&args("merge a/s1 a/s2 --out a/all")) {
+            Ok(Invocation::Merge { dirs, out, quiet }) => {
+                assert_eq!(dirs, [PathBuf::from("a/s1"), PathBuf::from("a/s2")]);
+                assert_eq!(out, PathBuf::from("a/all"));
+                assert!(!quiet);
+            }
+            other => panic!("unexpected {:?}", other),
+        }
+        assert!(parse_args(&args("merge")).is_err());
+        assert!(parse_args(&args("merge a --games 3")).is_err());
     }
 
     #[test]
@@ -398,6 +463,8 @@ mod tests {
             "--engine cmd=a --engine cmd=b --bogus",
             "--engine cmd=a --engine cmd=b --openings /nonexistent/file",
             "--engine cmd=a oops --engine cmd=b",
+            "--engine cmd=a --engine cmd=b --shard 5/4",
+            "--engine cmd=a --engine cmd=b --shard 0/4",
         ] {
             let error = parse_args(&args(bad)).expect_err(bad);
             assert!(error.contains("Usage:"), "{bad}: {error}");

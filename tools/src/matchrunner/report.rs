@@ -174,7 +174,18 @@ fn signed(value: f64) -> String {
 
 /// The final table: W/L/D per engine and colour, losses by reason, Elo, SPRT, timing.
 pub fn final_table(config: &MatchConfig, result: &MatchResult) -> String {
-    let state = &result.state;
+    let mut out = result_lines(config, &result.state);
+    out.push_str(&elo_lines(config, &result.state));
+    out.push_str(&clock_lines(config, &result.state));
+    out.push_str(&time_lines(config, result));
+    for warning in &result.state.warnings {
+        out.push_str(&format!("Warning: {}\n", warning));
+    }
+    out
+}
+
+/// The table of W/L/D per engine and colour, the losses of each by reason and the draws.
+fn result_lines(config: &MatchConfig, state: &MatchState) -> String {
     let table = standings(&state.games);
     let width = config
         .engines
@@ -229,6 +240,12 @@ pub fn final_table(config: &MatchConfig, result: &MatchResult) -> String {
     if !draws.is_empty() {
         out.push_str(&format!("Draws: {}\n", draws.join(", ")));
     }
+    out
+}
+
+/// Elo per game and by pairs with their intervals, and the SPRT's state.
+fn elo_lines(config: &MatchConfig, state: &MatchState) -> String {
+    let mut out = String::new();
     let e = estimate(&state.tally);
     out.push_str(&format!(
         "Elo {} - {}: {} [{}, {}] (95%), LOS {:.1}%\n",
@@ -272,6 +289,12 @@ pub fn final_table(config: &MatchConfig, result: &MatchResult) -> String {
             sprt.decide(&state.tally).name()
         ));
     }
+    out
+}
+
+/// How each engine used its clock.
+fn clock_lines(config: &MatchConfig, state: &MatchState) -> String {
+    let mut out = String::new();
     // The figures a time manager is judged by: its slowest move against the turn limit
     // and its busiest game against the match clock.
     let time = &config.setup.time;
@@ -292,33 +315,64 @@ pub fn final_table(config: &MatchConfig, result: &MatchResult) -> String {
             share_of(used.most_in_a_game, time.match_ms),
         ));
     }
+    out
+}
+
+/// Where the time went; the shard or the merged shards; an early stop.
+fn time_lines(config: &MatchConfig, result: &MatchResult) -> String {
+    let state = &result.state;
+    let mut out = String::new();
     let thinking: f64 = state.games.iter().map(|g| g.thinking().as_secs_f64()).sum();
     // Overhead: the share of the workers' time not spent waiting for moves (launching
     // brains, START, records, quitting). With -j N it assumes all N workers stay busy.
-    let workers = config.concurrency.clamp(1, config.games.max(1)) as f64;
     let busy = result.worker_time.as_secs_f64();
     let overhead = if busy > 0.0 {
         100.0 * (1.0 - thinking / busy)
     } else {
         0.0
     };
-    out.push_str(&format!(
-        "Time: {} games in {:.1} s wall ({} at once), engines thinking {:.1} s, overhead {:.1}%\n",
-        state.games.len(),
-        result.wall.as_secs_f64(),
-        workers,
-        thinking,
-        overhead
-    ));
+    if result.merged_from.is_empty() {
+        out.push_str(&format!(
+            "Time: {} games in {:.1} s wall ({} at once), engines thinking {:.1} s, overhead {:.1}%\n",
+            state.games.len(),
+            result.wall.as_secs_f64(),
+            config.workers(),
+            thinking,
+            overhead
+        ));
+    } else {
+        out.push_str(&format!(
+            "Merged {} shards: {}\n",
+            result.merged_from.len(),
+            result.merged_from.join(", ")
+        ));
+        out.push_str(&format!(
+            "Time: {} games, {:.1} s wall from the first start to the last game, workers {:.1} s, engines thinking {:.1} s, overhead {:.1}%\n",
+            state.games.len(),
+            result.wall.as_secs_f64(),
+            busy,
+            thinking,
+            overhead
+        ));
+    }
+    let planned = config.game_indices();
+    if let Some(shard) = &config.shard {
+        let games = if planned.is_empty() {
+            "no games".to_string()
+        } else {
+            format!("games {}-{}", planned.start + 1, planned.end)
+        };
+        out.push_str(&format!(
+            "Shard {} of a match of {} games: {}; `wuzi-match merge` gives the match's result\n",
+            shard, config.games, games
+        ));
+    }
     if result.stopped_early {
         out.push_str(&format!(
             "Stopped after {} of {} games.\n",
             state.games.len(),
-            config.games
+            planned.len()
         ));
-    }
-    for warning in &state.warnings {
-        out.push_str(&format!("Warning: {}\n", warning));
     }
     out
 }

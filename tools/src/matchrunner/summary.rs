@@ -11,6 +11,7 @@ use super::engine::EngineSpec;
 use super::game::{EndReason, GameOutcome, GameSetup, PlayedMove};
 use super::opening::{Opening, Pairing};
 use super::report::{clock_use, pair_tally, standings};
+use super::shard::Shard;
 use super::sprt::SprtParams;
 use super::tournament::{game_file_stem, GameReport, MatchConfig, MatchResult};
 use serde::{Deserialize, Serialize};
@@ -109,6 +110,12 @@ pub struct Summary {
     /// Games of the whole match.
     pub games_planned: usize,
     pub games_played: usize,
+    /// The slice of the games this run played (`K/N`); absent for a whole match.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub shard: Option<Shard>,
+    /// For a merge: the shards merged, as `K/N DIR`.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub merged_from: Vec<String>,
     pub concurrency: usize,
     /// When the match started, in ms since the Unix epoch.
     pub started_unix_ms: u64,
@@ -227,6 +234,8 @@ impl Summary {
             max_moves: setup.max_moves,
             games_planned: config.games,
             games_played: state.games.len(),
+            shard: config.shard,
+            merged_from: result.merged_from.clone(),
             concurrency: config.concurrency,
             started_unix_ms: result.started_unix_ms,
             wall_ms: millis(result.wall),
@@ -307,6 +316,7 @@ impl Summary {
         config.setup.time.tolerance_ms = self.tolerance;
         config.games = self.games_planned;
         config.concurrency = self.concurrency;
+        config.shard = self.shard;
         config.sprt = self.sprt.as_ref().map(|s| SprtParams {
             elo0: s.elo0,
             elo1: s.elo1,
@@ -521,6 +531,7 @@ mod tests {
             wall: Duration::from_millis(3000),
             worker_time: Duration::from_millis(3000),
             stopped_early: true,
+            merged_from: Vec::new(),
         };
         (config, result)
     }

@@ -7,7 +7,9 @@ use super::engine::{Engine, EngineSpec};
 use super::game::{play_game, EndReason, GameOutcome, GameSetup};
 use super::opening::{schedule, Opening, Pairing};
 use super::record::{to_psq, to_sgf, RecordInfo};
+use super::shard::Shard;
 use super::sprt::{SprtDecision, SprtParams};
+use std::ops::Range;
 use std::path::PathBuf;
 use std::sync::Mutex;
 use std::thread;
@@ -22,9 +24,15 @@ pub struct MatchConfig {
     pub setup: GameSetup,
     /// Empty: every game starts from the empty board.
     pub openings: Vec<Opening>,
+    /// Games of the whole match (a shard plays its slice of them).
     pub games: usize,
     pub shuffle_seed: Option<u64>,
     pub concurrency: usize,
+    /// Play only this slice of the games; its SPRT state is reported but stops nothing
+    /// (the decision belongs to the merged match).
+    pub shard: Option<Shard>,
+    /// Quit both brains after every game and start them anew for the next.
+    pub fresh_engines: bool,
     pub sprt: Option<SprtParams>,
     /// Where records, protocol logs and the summary go; `None` writes nothing.
     pub out_dir: Option<PathBuf>,
@@ -40,9 +48,24 @@ impl MatchConfig {
             games: 2,
             shuffle_seed: None,
             concurrency: 1,
+            shard: None,
+            fresh_engines: false,
             sprt: None,
             out_dir: None,
         }
+    }
+
+    /// The 0-based numbers of the games this run plays: all, or its shard's.
+    pub fn game_indices(&self) -> Range<usize> {
+        match &self.shard {
+            Some(shard) => shard.games(self.games),
+            None => 0..self.games,
+        }
+    }
+
+    /// How many games run at once: `concurrency`, but never more than there are games.
+    pub fn workers(&self) -> usize {
+        self.concurrency.clamp(1, self.game_indices().len().max(1))
     }
 }
 
@@ -110,6 +133,8 @@ pub struct MatchResult {
     pub worker_time: Duration,
     /// True when the SPRT stopped the match before all games were played.
     pub stopped_early: bool,
+    /// For a merge: each shard merged, as `K/N DIR`; empty for a match played here.
+    pub merged_from: Vec<String>,
 }
 
 /// Checks every opening is a legal, undecided position under the rule in force.
@@ -158,6 +183,7 @@ pub fn run_match(
             .map_err(|e| format!("cannot create {}: {}", dir.display(), e))?;
     }
     let pairings = schedule(config.openings.len(), config.games, config.shuffle_seed);
+    let indices: Vec<usize> = config.game_indices().collect();
     let shared = Mutex::new(Shared {
         next: 0,
         stop: false,
@@ -169,16 +195,16 @@ pub fn run_match(
         .duration_since(UNIX_EPOCH)
         .map(|d| d.as_millis() as u64)
         .unwrap_or(0);
-    let workers = config.concurrency.clamp(1, config.games.max(1));
+    let workers = config.workers();
     thread::scope(|scope| {
         for _ in 0..workers {
-            scope.spawn(|| worker(config, &pairings, &shared, on_game, started));
+            scope.spawn(|| worker(config, &pairings, &indices, &shared, on_game, started));
         }
     });
     let shared = shared
         .into_inner()
         .map_err(|_| "a worker panicked".to_string())?;
-    let stopped_early = shared.state.games.len() < config.games;
+    let stopped_early = shared.state.games.len() < indices.len();
     let wall = started.elapsed();
     Ok(MatchResult {
         state: shared.state,
@@ -187,12 +213,14 @@ pub fn run_match(
         wall,
         worker_time: wall * workers as u32,
         stopped_early,
+        merged_from: Vec::new(),
     })
 }
 
 fn worker(
     config: &MatchConfig,
     pairings: &[Pairing],
+    indices: &[usize],
     shared: &Mutex<Shared>,
     on_game: &(dyn Fn(&GameReport, &MatchState) + Sync),
     match_start: Instant,
@@ -201,11 +229,11 @@ fn worker(
     loop {
         let index = {
             let Ok(mut s) = shared.lock() else { return };
-            if s.stop || s.next >= pairings.len() {
+            if s.stop || s.next >= indices.len() {
                 break;
             }
             s.next += 1;
-            s.next - 1
+            indices[s.next - 1]
         };
         let pairing = pairings[index];
         let opening = config
@@ -229,6 +257,11 @@ fn worker(
         if let Some(color) = report.outcome.faulty() {
             engines[report.engine_of(color)] = None;
         }
+        if config.fresh_engines {
+            for engine in engines.iter_mut().filter_map(Option::take) {
+                engine.quit();
+            }
+        }
         let warning = save_game(config, &report).err();
         let Ok(mut s) = shared.lock() else { return };
         let state = &mut s.state;
@@ -242,7 +275,7 @@ fn worker(
             let decision = sprt.decide(&state.tally);
             state.llr = Some(sprt.llr(&state.tally));
             state.sprt = Some(decision);
-            if decision != SprtDecision::Continue {
+            if decision != SprtDecision::Continue && config.shard.is_none() {
                 s.stop = true;
             }
         }

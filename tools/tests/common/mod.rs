@@ -1,0 +1,168 @@
+//! Helpers shared by the tests that run whole matches through the `wuzi-match` binary:
+//! the brain, scratch folders, a small repeatable fixed-node match and the comparison of
+//! two summaries' results.
+
+#![allow(dead_code)]
+
+use serde_json::Value;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+pub const WUZI_MATCH: &str = env!("CARGO_BIN_EXE_wuzi-match");
+
+/// The brain, the workspace root package's binary, from the folder cargo put
+/// `wuzi-match` in (`cargo test` at the root builds it there).
+pub fn pbrain_wuzi() -> PathBuf {
+    let name = format!("pbrain-wuzi{}", std::env::consts::EXE_SUFFIX);
+    let path = Path::new(WUZI_MATCH).with_file_name(name);
+    assert!(
+        path.is_file(),
+        "{} not built: run `cargo test` at the workspace root",
+        path.display()
+    );
+    path
+}
+
+/// A fresh, empty scratch directory under the target directory.
+pub fn scratch(name: &str) -> PathBuf {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(name);
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+pub fn data(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/data")
+        .join(name)
+}
+
+pub fn workspace() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .unwrap()
+        .to_path_buf()
+}
+
+/// The options of a small fixed-node match whose games depend only on their opening:
+/// two node budgets, fresh brains for every game, 8 openings in 16 games, an SPRT to
+/// report (it stops nothing in shards, and it cannot decide in this short a match).
+pub fn fixed_node_match_args() -> Vec<String> {
+    let brain = pbrain_wuzi();
+    let openings = workspace().join("openings/freestyle-15-240.txt");
+    [
+        "--engine".to_string(),
+        format!("cmd={}", brain.display()),
+        "name=n1000".into(),
+        "nodes=1000".into(),
+        "--engine".into(),
+        format!("cmd={}", brain.display()),
+        "name=n600".into(),
+        "nodes=600".into(),
+        "--turn".into(),
+        "10000".into(),
+        "--max-memory".into(),
+        "120000000".into(),
+        "--openings".into(),
+        openings.display().to_string(),
+        "--games".into(),
+        "16".into(),
+        "--fresh".into(),
+        "--sprt".into(),
+        "elo0=0".into(),
+        "elo1=5".into(),
+        "--quiet".into(),
+    ]
+    .into()
+}
+
+/// Runs `wuzi-match` with the brain's fixed-node configuration.
+pub fn wuzi_match(args: &[String]) -> Output {
+    let output = Command::new(WUZI_MATCH)
+        .args(args)
+        .env("WUZI_CONFIG", data("fixed-node.conf"))
+        .output()
+        .unwrap();
+    assert!(
+        output.status.success(),
+        "wuzi-match {:?}:\n{}\n{}",
+        args,
+        String::from_utf8_lossy(&output.stdout),
+        String::from_utf8_lossy(&output.stderr)
+    );
+    output
+}
+
+pub fn summary(dir: &Path) -> Value {
+    let text = std::fs::read_to_string(dir.join("summary.json")).unwrap();
+    serde_json::from_str(&text).unwrap()
+}
+
+/// The results of a summary, without its times: totals, standings, pairs, Elo, SPRT, and
+/// every game's players, moves and end.
+pub fn results(summary: &Value) -> Value {
+    let mut totals = serde_json::Map::new();
+    for key in [
+        "games_planned",
+        "games_played",
+        "tally",
+        "score",
+        "elo",
+        "elo_lower",
+        "elo_upper",
+        "los",
+        "pairs",
+        "elo_pairs",
+        "elo_pairs_lower",
+        "elo_pairs_upper",
+        "los_pairs",
+        "sprt",
+    ] {
+        totals.insert(key.into(), summary[key].clone());
+    }
+    let engines: Vec<Value> = summary["engines"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| {
+            serde_json::json!({
+                "name": e["name"], "total": e["total"], "black": e["black"],
+                "white": e["white"], "losses_by_reason": e["losses_by_reason"],
+                "moves": e["moves"],
+            })
+        })
+        .collect();
+    let games: Vec<Value> = summary["games"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|g| {
+            let stones: Vec<Value> = g["moves"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|m| serde_json::json!([m[0], m[1]]))
+                .collect();
+            serde_json::json!({
+                "game": g["game"], "black": g["black"], "white": g["white"],
+                "opening": g["opening"], "winner": g["winner"], "reason": g["reason"],
+                "detail": g["detail"], "stones": stones,
+            })
+        })
+        .collect();
+    totals.insert("engines".into(), Value::Array(engines));
+    totals.insert("games".into(), Value::Array(games));
+    Value::Object(totals)
+}
+
+/// Asserts two summaries hold the same results, naming the first difference.
+pub fn assert_same_results(unsharded: &Value, merged: &Value) {
+    let (a, b) = (results(unsharded), results(merged));
+    for (key, value) in a.as_object().unwrap() {
+        assert_eq!(
+            value, &b[key],
+            "{key} differs: unsharded {value} merged {}",
+            b[key]
+        );
+    }
+}
