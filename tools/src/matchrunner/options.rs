@@ -118,7 +118,7 @@ struct RunArgs {
     /// Records (SGF, PSQ, logs) and summary.json [default: matches/<unix time>]
     #[arg(long, value_name = "DIR")]
     out: Option<PathBuf>,
-    /// No progress lines
+    /// No progress: neither the line per game (stdout) nor the bar or lines on stderr
     #[arg(long)]
     quiet: bool,
 }

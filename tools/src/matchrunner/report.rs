@@ -163,6 +163,51 @@ pub fn progress_line(config: &MatchConfig, game: &GameReport, state: &MatchState
     )
 }
 
+/// `1h02m`, `3m10s` or `12s`.
+pub fn short_duration(d: Duration) -> String {
+    let secs = d.as_secs();
+    match secs {
+        0..=59 => format!("{secs}s"),
+        60..=3599 => format!("{}m{:02}s", secs / 60, secs % 60),
+        _ => format!("{}h{:02}m", secs / 3600, secs % 3600 / 60),
+    }
+}
+
+/// How the match stands after a game, for the progress display:
+/// `score 5-4-3 (54.2%), Elo +29.0 [-40.1, +98.5], LLR 0.52, ETA 3m10s`. The ETA assumes
+/// the games still to play take as long as those played (all planned games: an SPRT
+/// may stop earlier).
+pub fn progress_status(config: &MatchConfig, state: &MatchState, elapsed: Duration) -> String {
+    let t = &state.tally;
+    let e = estimate(t);
+    let done = state.games.len();
+    let planned = config.game_indices().len();
+    let llr = state
+        .llr
+        .map(|llr| format!(", LLR {:.2}", llr))
+        .unwrap_or_default();
+    let eta = if done == 0 {
+        String::new()
+    } else if done >= planned {
+        format!(", done in {}", short_duration(elapsed))
+    } else {
+        let left = elapsed.mul_f64(planned.saturating_sub(done) as f64 / done as f64);
+        format!(", ETA {}", short_duration(left))
+    };
+    format!(
+        "score {}-{}-{} ({:.1}%), Elo {} [{}, {}]{}{}",
+        t.wins,
+        t.losses,
+        t.draws,
+        100.0 * t.score(),
+        signed(e.elo),
+        signed(e.lower),
+        signed(e.upper),
+        llr,
+        eta
+    )
+}
+
 fn signed(value: f64) -> String {
     if value.is_infinite() {
         if value > 0.0 { "+inf" } else { "-inf" }.to_string()
@@ -408,6 +453,38 @@ mod tests {
             wall: Duration::ZERO,
             finished_at: Duration::ZERO,
         }
+    }
+
+    #[test]
+    fn progress_status_gives_score_elo_and_eta() {
+        use crate::matchrunner::engine::EngineSpec;
+        let mut config = MatchConfig::new(EngineSpec::new("a"), EngineSpec::new("b"));
+        config.games = 10;
+        let state = MatchState {
+            games: vec![
+                game(0, 0, Some(Color::Black), EndReason::Five),
+                game(1, 1, None, EndReason::BoardFull),
+            ],
+            tally: Tally {
+                wins: 1,
+                losses: 0,
+                draws: 1,
+            },
+            sprt: None,
+            llr: Some(0.123),
+            warnings: Vec::new(),
+        };
+        // Two games in 30 s: eight more take two minutes.
+        assert_eq!(
+            progress_status(&config, &state, Duration::from_secs(30)),
+            "score 1-0-1 (75.0%), Elo +190.8 [-67.9, +inf], LLR 0.12, ETA 2m00s"
+        );
+        config.games = 2;
+        assert!(
+            progress_status(&config, &state, Duration::from_secs(30)).ends_with(", done in 30s")
+        );
+        assert_eq!(short_duration(Duration::from_secs(3725)), "1h02m");
+        assert_eq!(short_duration(Duration::from_secs(59)), "59s");
     }
 
     #[test]

@@ -95,7 +95,10 @@ mod tests {
                 for index in 1..=count {
                     let range = Shard { index, count }.games(games);
                     // Slices start on a pair, so 2k and 2k+1 are never split.
-                    assert!(range.start.is_multiple_of(2), "{games} games, {index}/{count}");
+                    assert!(
+                        range.start.is_multiple_of(2),
+                        "{games} games, {index}/{count}"
+                    );
                     assert!(range.end.is_multiple_of(2) || range.end == games);
                     seen.extend(range);
                 }

@@ -1,6 +1,9 @@
 //! `wuzi-match`: plays two Piskvork-protocol brains against each other, or merges the
 //! shards of a match. See `--help`.
 
+mod progress;
+
+use progress::Progress;
 use std::path::Path;
 use std::process::ExitCode;
 use wuzi_tools::matchrunner::merge::merge_dirs;
@@ -40,11 +43,13 @@ fn play(config: &MatchConfig, quiet: bool) -> ExitCode {
             return ExitCode::from(2);
         }
     }
-    let result = match run_match(config, &|game, state| {
-        if !quiet {
-            println!("{}", progress_line(config, game, state));
-        }
-    }) {
+    let progress = Progress::new(config, quiet);
+    let played = run_match(config, &|game, state| {
+        let line = (!quiet).then(|| progress_line(config, game, state));
+        progress.game_done(config, state, line);
+    });
+    progress.finish();
+    let result = match played {
         Ok(result) => result,
         Err(e) => {
             eprintln!("wuzi-match: {}", e);
