@@ -68,6 +68,10 @@ fn four_shards_merged_equal_the_match_played_whole() {
     );
     assert_eq!(result_lines(&whole_table), result_lines(&merged_table));
     assert!(whole_table.contains("SPRT elo0=0 elo1=5"), "{whole_table}");
+    for dir in [&whole, &merged] {
+        let page = std::fs::read_to_string(dir.join("report.html")).unwrap();
+        assert!(page.contains("<h2>Decisive games"), "{}", dir.display());
+    }
     let (unsharded, merged) = (summary(&whole), summary(&merged));
     assert_eq!(merged["games_played"], 16);
     assert_eq!(merged["merged_from"].as_array().unwrap().len(), 4);

@@ -5,14 +5,15 @@
 //! (opening files and the schedule), `adjudicate` (what the game loop needs from the
 //! rules), `game` (one game), `tournament` (the match, workers, restarts), `shard` (a
 //! slice of a match) and `merge` (the slices put together), `elo` and `sprt` (statistics),
-//! `record` (SGF and PSQ), `summary` (JSON), `report` (what is printed), `options` (the
-//! command line).
+//! `record` (SGF and PSQ), `summary` (JSON), `report` (what is printed), `html` and `svg`
+//! (report.html), `options` (the command line).
 
 pub mod adjudicate;
 pub mod clock;
 pub mod elo;
 pub mod engine;
 pub mod game;
+pub mod html;
 pub mod merge;
 pub mod opening;
 pub mod options;
@@ -21,4 +22,5 @@ pub mod report;
 pub mod shard;
 pub mod sprt;
 pub mod summary;
+pub mod svg;
 pub mod tournament;

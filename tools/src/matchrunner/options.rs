@@ -115,7 +115,7 @@ struct RunArgs {
     /// Stop when decided: [elo0=E0] [elo1=E1] [alpha=A] [beta=B], defaults 0 10 0.05 0.05
     #[arg(long, value_name = "KEY=VALUE", num_args = 0..)]
     sprt: Option<Vec<String>>,
-    /// Records (SGF, PSQ, logs) and summary.json [default: matches/<unix time>]
+    /// Records (SGF, PSQ, logs), summary.json and report.html [default: matches/<unix time>]
     #[arg(long, value_name = "DIR")]
     out: Option<PathBuf>,
     /// No progress: neither the line per game (stdout) nor the bar or lines on stderr

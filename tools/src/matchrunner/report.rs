@@ -208,7 +208,8 @@ pub fn progress_status(config: &MatchConfig, state: &MatchState, elapsed: Durati
     )
 }
 
-fn signed(value: f64) -> String {
+/// An Elo value with its sign, one decimal, or `+inf`/`-inf`.
+pub fn signed(value: f64) -> String {
     if value.is_infinite() {
         if value > 0.0 { "+inf" } else { "-inf" }.to_string()
     } else {

@@ -23,6 +23,14 @@ pub fn pbrain_wuzi() -> PathBuf {
     path
 }
 
+/// Says on the terminal that a test is skipped and why. Written to the stderr handle
+/// itself, which the test harness does not capture, so the message shows in a plain
+/// `cargo test` run.
+pub fn skip(test: &str, why: &str) {
+    use std::io::Write;
+    let _ = writeln!(std::io::stderr(), "SKIPPED {test}: {why}");
+}
+
 /// A fresh, empty scratch directory under the target directory.
 pub fn scratch(name: &str) -> PathBuf {
     let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(name);

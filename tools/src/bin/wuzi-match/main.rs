@@ -6,6 +6,7 @@ mod progress;
 use progress::Progress;
 use std::path::Path;
 use std::process::ExitCode;
+use wuzi_tools::matchrunner::html::report_html;
 use wuzi_tools::matchrunner::merge::merge_dirs;
 use wuzi_tools::matchrunner::options::{parse_args, Invocation};
 use wuzi_tools::matchrunner::report::{final_table, progress_line};
@@ -65,24 +66,30 @@ fn play(config: &MatchConfig, quiet: bool) -> ExitCode {
     }
 }
 
-/// Prints the final table (unless `quiet`) and writes the summary into `dir`.
+/// Prints the final table (unless `quiet`) and writes summary.json and report.html into
+/// `dir`.
 fn finish(config: &MatchConfig, result: &MatchResult, dir: &Path, quiet: bool) -> ExitCode {
     if !quiet {
         print!("{}", final_table(config, result));
     }
-    let path = dir.join("summary.json");
-    let written = std::fs::create_dir_all(dir)
-        .and_then(|()| std::fs::write(&path, Summary::new(config, result).to_json()));
-    match written {
-        Ok(()) => {
-            if !quiet {
-                println!("Records and summary in {}", dir.display());
-            }
-            ExitCode::SUCCESS
-        }
-        Err(e) => {
+    let files = [
+        ("summary.json", Summary::new(config, result).to_json()),
+        ("report.html", report_html(config, result)),
+    ];
+    for (name, text) in files {
+        let path = dir.join(name);
+        if let Err(e) = std::fs::create_dir_all(dir).and_then(|()| std::fs::write(&path, text)) {
             eprintln!("wuzi-match: cannot write {}: {}", path.display(), e);
-            ExitCode::FAILURE
+            return ExitCode::FAILURE;
         }
     }
+    if !quiet {
+        let what = if result.merged_from.is_empty() {
+            "Records, summary.json and report.html"
+        } else {
+            "Merged summary.json and report.html"
+        };
+        println!("{what} in {}", dir.display());
+    }
+    ExitCode::SUCCESS
 }
