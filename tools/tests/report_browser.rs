@@ -6,10 +6,9 @@
 mod common;
 
 use common::*;
-use std::io::Read;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
-use std::time::{Duration, Instant};
+use std::process::{Command, Output};
+use std::time::Duration;
 
 /// The browser: `$CHROMIUM`, else the first of the usual names found in PATH.
 fn chromium() -> Option<PathBuf> {
@@ -31,7 +30,8 @@ fn chromium() -> Option<PathBuf> {
 /// Runs the browser headless on `page` with `extra` flags, in a profile of its own, and
 /// kills it if it takes over a minute.
 fn headless(browser: &Path, profile: &Path, page: &Path, extra: &[&str]) -> Output {
-    let mut child = Command::new(browser)
+    let mut command = Command::new(browser);
+    command
         .args([
             "--headless",
             "--no-sandbox",
@@ -47,49 +47,8 @@ fn headless(browser: &Path, profile: &Path, page: &Path, extra: &[&str]) -> Outp
         ])
         .arg(format!("--user-data-dir={}", profile.display()))
         .args(extra)
-        .arg(format!("file://{}", page.display()))
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("start the browser");
-    // The pipes are drained while the browser runs: a page's DOM outgrows their buffers.
-    let drain = |pipe: Option<Box<dyn Read + Send>>| {
-        std::thread::spawn(move || {
-            let mut bytes = Vec::new();
-            if let Some(mut pipe) = pipe {
-                let _ = pipe.read_to_end(&mut bytes);
-            }
-            bytes
-        })
-    };
-    let stdout = drain(
-        child
-            .stdout
-            .take()
-            .map(|p| Box::new(p) as Box<dyn Read + Send>),
-    );
-    let stderr = drain(
-        child
-            .stderr
-            .take()
-            .map(|p| Box::new(p) as Box<dyn Read + Send>),
-    );
-    let started = Instant::now();
-    let status = loop {
-        if let Some(status) = child.try_wait().unwrap() {
-            break status;
-        }
-        if started.elapsed() > Duration::from_secs(60) {
-            let _ = child.kill();
-            panic!("{} did not finish within a minute", browser.display());
-        }
-        std::thread::sleep(Duration::from_millis(50));
-    };
-    Output {
-        status,
-        stdout: stdout.join().unwrap(),
-        stderr: stderr.join().unwrap(),
-    }
+        .arg(format!("file://{}", page.display()));
+    run_with_timeout(&mut command, Duration::from_secs(60))
 }
 
 /// Width and height from a PNG's header.

@@ -5,8 +5,10 @@
 #![allow(dead_code)]
 
 use serde_json::Value;
+use std::io::Read;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::{Command, Output, Stdio};
+use std::time::{Duration, Instant};
 
 pub const WUZI_MATCH: &str = env!("CARGO_BIN_EXE_wuzi-match");
 
@@ -52,36 +54,101 @@ pub fn workspace() -> PathBuf {
         .to_path_buf()
 }
 
-/// The options of a small fixed-node match whose games depend only on their opening:
-/// two node budgets, fresh brains for every game, 8 openings in 16 games, an SPRT to
-/// report (it stops nothing in shards, and it cannot decide in this short a match).
-pub fn fixed_node_match_args() -> Vec<String> {
+/// Games of the small fixed-node match: 8 openings, both colours.
+pub const FIXED_NODE_GAMES: usize = 16;
+
+/// The two engines of the small fixed-node match, each as one `--engine` word list.
+pub fn fixed_node_engines() -> [String; 2] {
     let brain = pbrain_wuzi();
-    let openings = workspace().join("openings/freestyle-15-240.txt");
     [
-        "--engine".to_string(),
-        format!("cmd={}", brain.display()),
-        "name=n1000".into(),
-        "nodes=1000".into(),
-        "--engine".into(),
-        format!("cmd={}", brain.display()),
-        "name=n600".into(),
-        "nodes=600".into(),
-        "--turn".into(),
-        "10000".into(),
-        "--max-memory".into(),
-        "120000000".into(),
-        "--openings".into(),
-        openings.display().to_string(),
-        "--games".into(),
-        "16".into(),
-        "--fresh".into(),
-        "--sprt".into(),
-        "elo0=0".into(),
-        "elo1=5".into(),
-        "--quiet".into(),
+        format!("cmd={} name=n1000 nodes=1000", brain.display()),
+        format!("cmd={} name=n600 nodes=600", brain.display()),
     ]
+}
+
+pub fn fixed_node_openings() -> PathBuf {
+    workspace().join("openings/freestyle-15-240.txt")
+}
+
+/// The rest of the small fixed-node match: fresh brains for every game (so that games
+/// depend only on their opening), a small hash table (quick to make), and an SPRT to
+/// report (it stops nothing in shards, and it cannot decide in this short a match).
+pub fn fixed_node_options() -> Vec<String> {
+    [
+        "--turn",
+        "10000",
+        "--max-memory",
+        "120000000",
+        "--fresh",
+        "--sprt",
+        "elo0=0",
+        "elo1=5",
+        "--quiet",
+    ]
+    .map(String::from)
     .into()
+}
+
+/// The whole command line of the small fixed-node match, without `--out`.
+pub fn fixed_node_match_args() -> Vec<String> {
+    let mut args = Vec::new();
+    for engine in fixed_node_engines() {
+        args.push("--engine".to_string());
+        args.extend(engine.split_whitespace().map(String::from));
+    }
+    args.push("--openings".into());
+    args.push(fixed_node_openings().display().to_string());
+    args.push("--games".into());
+    args.push(FIXED_NODE_GAMES.to_string());
+    args.extend(fixed_node_options());
+    args
+}
+
+/// Runs `command` with its output captured, killing it when it takes longer than
+/// `limit`. The pipes are drained while it runs (a long output would fill them).
+pub fn run_with_timeout(command: &mut Command, limit: Duration) -> Output {
+    let mut child = command
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap_or_else(|e| panic!("cannot start {command:?}: {e}"));
+    let drain = |pipe: Option<Box<dyn Read + Send>>| {
+        std::thread::spawn(move || {
+            let mut bytes = Vec::new();
+            if let Some(mut pipe) = pipe {
+                let _ = pipe.read_to_end(&mut bytes);
+            }
+            bytes
+        })
+    };
+    let stdout = drain(
+        child
+            .stdout
+            .take()
+            .map(|p| Box::new(p) as Box<dyn Read + Send>),
+    );
+    let stderr = drain(
+        child
+            .stderr
+            .take()
+            .map(|p| Box::new(p) as Box<dyn Read + Send>),
+    );
+    let started = Instant::now();
+    let status = loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            break status;
+        }
+        if started.elapsed() > limit {
+            let _ = child.kill();
+            panic!("{command:?} did not finish within {limit:?}");
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    };
+    Output {
+        status,
+        stdout: stdout.join().unwrap(),
+        stderr: stderr.join().unwrap(),
+    }
 }
 
 /// Runs `wuzi-match` with the brain's fixed-node configuration.
