@@ -7,7 +7,7 @@
 
 use crate::board::{Board, Pos};
 use crate::eval::learned::LearnedEval;
-use crate::pattern::{self, Cell, Pattern};
+use crate::pattern::{Cell, Pattern};
 use crate::types::Color;
 use smallvec::SmallVec;
 use std::ops::ControlFlow;
@@ -71,52 +71,6 @@ pub fn threat_of_lines(lines: &[Pattern; 4]) -> Threat {
         Threat::Quiet
     } else {
         Threat::None
-    }
-}
-
-/// Weight of each line class for a cell's score (index = `Pattern as usize`).
-pub const CLASS_WEIGHT: [i32; Pattern::COUNT] = [
-    0,    // Dead
-    0,    // Overline
-    1,    // One
-    4,    // Two
-    9,    // OpenTwo
-    12,   // Three
-    40,   // OpenThree
-    50,   // Four
-    400,  // OpenFour
-    400,  // DoubleFour
-    5000, // Five
-];
-
-/// Bonus for combined threats on one cell, on top of the per-line weights.
-#[inline]
-fn combo_bonus(threat: Threat) -> i32 {
-    match threat {
-        Threat::Five => 20000,
-        Threat::WinningFour => 3000,
-        Threat::FourThree => 1500,
-        Threat::DoubleThree => 300,
-        _ => 0,
-    }
-}
-
-/// The score of `color` playing cell `p`: its line weights plus combination bonuses.
-#[inline]
-pub fn cell_score(board: &Board, p: Pos, color: Color) -> i32 {
-    score_of_lines(&board.cell_patterns(p)[color.index()])
-}
-
-/// The score of playing a cell whose four line classes for the colour are `lines`.
-#[inline]
-pub fn score_of_lines(lines: &[Pattern; 4]) -> i32 {
-    let sum: i32 = lines.iter().map(|&c| CLASS_WEIGHT[c as usize]).sum();
-    // Every combination has an open three or better on some line; most cells have none,
-    // and one word test spares them the classification.
-    if pattern::any_at_least(lines, Pattern::OpenThree) {
-        sum + combo_bonus(threat_of_lines(lines))
-    } else {
-        sum
     }
 }
 

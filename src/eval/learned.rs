@@ -10,11 +10,11 @@
 //!   (who moves first with a four-three decides the game).
 
 use crate::board::{Board, CellValues, Pos};
-use crate::eval::pcode::{self, PCODE_COUNT};
+use crate::eval::pcode;
 use crate::eval::weights::LearnedWeights;
-use crate::eval::{Value, Weights as HandSet, WIN_THRESHOLD};
+use crate::eval::{Value, WIN_THRESHOLD};
 use crate::pattern::{cell_key, Pattern, CELL_KEY_COUNT};
-use crate::types::{Color, Rule};
+use crate::types::Color;
 
 /// Bits of the threat mask.
 pub const MASK_BITS: usize = 11;
@@ -133,81 +133,11 @@ impl std::fmt::Debug for LearnedEval {
     }
 }
 
-/// The hand-set evaluation and move ordering written as learned tables (where a sum
-/// over the board is scaled by the side to move's tempo, each cell is, so the result is
-/// the same up to rounding): the starting point of a fit, and a check of the tables'
-/// plumbing.
-pub fn from_hand_set(rule: Rule, w: &HandSet) -> LearnedWeights {
-    let mut out = LearnedWeights::zero(rule, true);
-    for owner in Color::BOTH {
-        let renju_black = rule == Rule::Renju && owner == Color::Black;
-        for tm in [false, true] {
-            let t = 2 * owner.index() + usize::from(tm);
-            for pc in 0..PCODE_COUNT {
-                let lines = pcode::classes_of_pcode(pc);
-                let (class, ft, dt) = if tm {
-                    (
-                        &w.class_to_move,
-                        w.four_three_to_move,
-                        w.double_three_to_move,
-                    )
-                } else {
-                    (&w.class, w.four_three, w.double_three)
-                };
-                let (is_ft, is_dt) = combination(&lines, !renju_black);
-                let sum: i64 = lines
-                    .iter()
-                    .map(|&c| i64::from(class[c as usize]))
-                    .sum::<i64>()
-                    + i64::from(ft) * i64::from(is_ft)
-                    + i64::from(dt) * i64::from(is_dt);
-                let scaled = if tm {
-                    sum * i64::from(w.tempo_per_mille) / 1000
-                } else {
-                    sum
-                };
-                out.cells[t][pc] = scaled.clamp(i16::MIN.into(), i16::MAX.into()) as i16;
-            }
-        }
-    }
-    for us in 0..2 {
-        for mask in 0..MASK_COUNT {
-            let bit = |i: usize| mask & (1 << i) != 0;
-            let mut v = 0;
-            if (bit(3) || bit(5)) && !(bit(8) || bit(0)) {
-                v += w.combo_to_move;
-            }
-            if (bit(2) || bit(7)) && !bit(4) {
-                v -= w.must_defend;
-            }
-            out.mask[us][mask] = v.clamp(i16::MIN.into(), i16::MAX.into()) as i16;
-        }
-        for pc in 0..PCODE_COUNT {
-            let s = crate::movegen::score_of_lines(&pcode::classes_of_pcode(pc));
-            out.policy[us][0][pc] = (s * 6 / 5).clamp(i16::MIN.into(), i16::MAX.into()) as i16;
-            out.policy[us][1][pc] = s.clamp(i16::MIN.into(), i16::MAX.into()) as i16;
-        }
-    }
-    out
-}
-
-/// Whether the lines make a four-three (or four-four) point, and a double three
-/// (counted only where `double_threes`), as the board's combination counters do.
-fn combination(lines: &[Pattern; 4], double_threes: bool) -> (bool, bool) {
-    let count = |f: fn(Pattern) -> bool| lines.iter().filter(|&&c| f(c)).count();
-    let fives = count(|c| c == Pattern::Five);
-    let big = count(|c| matches!(c, Pattern::OpenFour | Pattern::DoubleFour));
-    let fours = count(|c| c == Pattern::Four);
-    let threes = count(|c| c == Pattern::OpenThree);
-    let four_three = fives == 0 && big == 0 && (fours >= 2 || (fours == 1 && threes >= 1));
-    let double_three = fives == 0 && big == 0 && fours == 0 && threes >= 2 && double_threes;
-    (four_three, double_three)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::types::Coord;
+    use crate::types::Rule;
     use rand::rngs::StdRng;
     use rand::{Rng, SeedableRng};
 
@@ -283,31 +213,6 @@ mod tests {
                         t.play(b.coord(p).transformed(size, sym)).unwrap();
                     }
                     assert_eq!(eval.evaluate(&t), v, "{rule} orientation {sym}\n{b}");
-                }
-            }
-        }
-    }
-
-    #[test]
-    fn the_hand_set_evaluation_written_as_tables_values_positions_alike() {
-        // With the tempo factor at one, no rounding comes in: the tables give the
-        // hand-set value exactly wherever no five point stands.
-        for rule in Rule::ALL {
-            let hand = HandSet {
-                tempo_per_mille: 1000,
-                ..HandSet::default_for(rule)
-            };
-            let eval = leaked(from_hand_set(rule, &hand));
-            for b in random_boards(rule, 3, eval) {
-                let us = b.side_to_move();
-                if b.has_five_point(us) || b.has_five_point(us.opponent()) {
-                    continue;
-                }
-                assert_eq!(eval.evaluate(&b), hand.evaluate(&b), "{rule}\n{b}");
-                for p in b.positions().filter(|&p| b.is_empty(p)) {
-                    let ordering = crate::movegen::cell_score(&b, p, us) * 6 / 5
-                        + crate::movegen::cell_score(&b, p, us.opponent());
-                    assert_eq!(eval.move_score(&b, p, us), ordering);
                 }
             }
         }

@@ -85,7 +85,8 @@ pub fn build(games: &[Game], rule: Rule, model: &Model, holdout: usize) -> Datas
                 d.start.push(d.index.len() as u32);
                 d.result.push(result_for(g.result, us));
                 d.search.push(p.value as f32);
-                d.baseline.push(wuzi::eval::evaluate(&board) as f32);
+                d.baseline
+                    .push(crate::hand_set::Weights::default_for(rule).evaluate(&board) as f32);
                 d.held_out.push(holdout > 0 && gi % holdout == 0);
                 d.stm.push(us.index() as u8);
                 let mut chosen = u32::MAX;

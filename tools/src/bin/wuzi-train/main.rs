@@ -9,6 +9,7 @@
 mod dataset;
 mod fit;
 mod games;
+mod hand_set;
 mod model;
 mod policy;
 mod progress;
@@ -192,7 +193,7 @@ const POLICY_UNITS: f64 = 100.0;
 
 fn init_policy_from_hand_set(pw: &mut [f64], rule: Rule) {
     use wuzi::eval::pcode::PCODE_COUNT;
-    let hand = wuzi::eval::learned::from_hand_set(rule, &wuzi::eval::Weights::default_for(rule));
+    let hand = hand_set::from_hand_set(rule, &hand_set::Weights::default_for(rule));
     for stm in 0..2 {
         for side in 0..2 {
             for pc in 0..PCODE_COUNT {
@@ -227,7 +228,7 @@ fn run_hand_set(args: &[String]) -> Result<(), String> {
         return Err(format!("--out is required\n{USAGE}"));
     }
     for rule in Rule::ALL {
-        let w = wuzi::eval::learned::from_hand_set(rule, &wuzi::eval::Weights::default_for(rule));
+        let w = hand_set::from_hand_set(rule, &hand_set::Weights::default_for(rule));
         let path = std::path::Path::new(&dir).join(format!("{}.wzev", rule.name()));
         std::fs::write(&path, w.to_bytes()).map_err(|e| format!("{}: {e}", path.display()))?;
         eprintln!("wrote {}", path.display());
