@@ -44,6 +44,12 @@ pub mod search {
     /// Smallest depth that internal iterative reduction shortens: shallower nodes are
     /// cheap to search in a guessed order.
     pub const IIR_MIN_DEPTH: i32 = 4;
+    /// Deepest node where reverse futility pruning applies: deeper, a static value says
+    /// too little about what a search would find.
+    pub const RFP_MAX_DEPTH: i32 = 3;
+    /// Reverse futility margin per ply of depth (evaluation units; 600 is one unit of
+    /// log-odds of winning).
+    pub const RFP_MARGIN: Value = 120;
     /// Deepest node where futility pruning applies.
     pub const FUTILITY_MAX_DEPTH: i32 = 2;
     /// Futility margins by depth: a quiet move almost never raises the mover's static
@@ -55,11 +61,23 @@ pub mod search {
     /// Node cap of each VCF search at an interior node (`search.interior_vcf`): most end
     /// within a few nodes, and the node rate must not suffer for the rest.
     pub const INTERIOR_VCF_NODES: u64 = 1_000;
+    /// Least depth at which a node that the opponent's VCF threatens tries each move
+    /// against it (one VCF search per move); shallower nodes search as usual.
+    pub const VCF_DEFENCE_MIN_DEPTH: i32 = 4;
     /// Fours tried at a leaf, the best-scored first (half as many after the chain's
     /// first): a VCF rarely needs more choices.
     pub const MAX_QUIESCENCE_FOURS: usize = 8;
     /// Longest four-chain the leaf search follows: bounds the leaf search's cost.
     pub const MAX_QUIESCENCE_CHAIN: i32 = 10;
+    /// Entries (a power of two) of the node VCF's table of exhausted positions: small
+    /// enough to stay in cache, large enough to hold a search's failed four-chains.
+    pub const VCF_TABLE_BITS: u32 = 14;
+    /// Attacker moves in one four-chain of the node VCF, at most: as the threat
+    /// search's VCF, so both find the same wins.
+    pub const VCF_MAX_DEPTH: usize = 30;
+    /// Fours tried at one attacker node of the node VCF, the strongest first: enough for
+    /// every four a position holds in practice.
+    pub const VCF_MAX_FOURS: usize = 32;
 }
 
 /// The threat-space searches at the root (`search::tactics`).

@@ -30,6 +30,7 @@ mod driver;
 mod node;
 mod tactics;
 mod threads;
+pub mod vcf;
 
 use crate::board::{Board, Pos};
 use crate::eval::{Evaluator, Value};
@@ -61,6 +62,8 @@ pub struct SearchOptions {
     pub late_move_reductions: bool,
     pub late_move_pruning: bool,
     pub futility: bool,
+    /// A shallow node whose static value beats beta by a margin fails high unsearched.
+    pub reverse_futility: bool,
     pub iir: bool,
     /// Moves searched at an interior node that no threat forces: the pattern-score
     /// ordering puts the moves that matter first, the rest are pruned.
@@ -79,6 +82,7 @@ impl Default for SearchOptions {
             late_move_reductions: true,
             late_move_pruning: false,
             futility: false,
+            reverse_futility: false,
             iir: false,
             interior_moves: DEFAULT_INTERIOR_MOVES,
         }
@@ -97,6 +101,7 @@ impl SearchOptions {
             late_move_reductions: config.get_bool("search.lmr", d.late_move_reductions),
             late_move_pruning: config.get_bool("search.lmp", d.late_move_pruning),
             futility: config.get_bool("search.futility", d.futility),
+            reverse_futility: config.get_bool("search.reverse_futility", d.reverse_futility),
             iir: config.get_bool("search.iir", d.iir),
             interior_moves: config.get_u32_in(
                 "search.interior_moves",

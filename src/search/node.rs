@@ -3,6 +3,7 @@
 //! node (and the root) starts with. See the module documentation of `search` for the
 //! order of the steps.
 
+use super::vcf::{Vcf, VcfResult};
 use super::{SearchLimits, MAX_PLY};
 use crate::board::{Board, Pos};
 use crate::eval::{Value, INFINITE, WIN, WIN_THRESHOLD};
@@ -10,7 +11,6 @@ use crate::movegen::{self, MoveList, ScoredMove, Threat};
 use crate::params::search::*;
 use crate::pattern::Pattern;
 use crate::rules;
-use crate::threat;
 use crate::time::TimeManager;
 use crate::tt::{Bound, TranspositionTable};
 use crate::types::{Color, Rule};
@@ -63,6 +63,8 @@ pub(super) struct Worker<'a> {
     pub(super) pv: Vec<Vec<Pos>>,
     /// `after_null[ply]`: the move leading to this ply was a null move.
     after_null: Vec<bool>,
+    /// The node VCF and its table of exhausted positions.
+    vcf: Vcf,
 }
 
 /// What the later steps of a node need to know of the earlier ones.
@@ -111,6 +113,7 @@ impl<'a> Worker<'a> {
             killers: [[Pos::NONE; 2]; MAX_PLY + 1],
             pv: vec![Vec::new(); MAX_PLY + 2],
             after_null: vec![false; MAX_PLY + 2],
+            vcf: Vcf::new(),
         }
     }
 
@@ -176,7 +179,7 @@ impl<'a> Worker<'a> {
 
         // Step 4c: VCF for both sides.
         let defences = if forced.is_none() && !threatened {
-            match self.interior_vcf(ply) {
+            match self.interior_vcf(ply, depth) {
                 ControlFlow::Break(won) => return won,
                 ControlFlow::Continue(defences) => defences,
             }
@@ -191,6 +194,11 @@ impl<'a> Worker<'a> {
             defending: defences.is_some(),
             tt_move,
         };
+
+        // Step 4a: a static value far above beta.
+        if let Some(v) = self.reverse_futility(&facts, depth, beta) {
+            return v;
+        }
 
         // Step 4b: null move.
         if let Some(v) = self.null_move(&facts, depth, beta) {
@@ -264,28 +272,80 @@ impl<'a> Worker<'a> {
         (e.best, None)
     }
 
-    /// Step 4c (`interior_vcf`): our own four-chain win ends the node (proven by the
-    /// threat search, `Break` with its value); against the opponent's, only the moves
-    /// that stop it are searched (`Continue` with them).
-    fn interior_vcf(&mut self, ply: usize) -> ControlFlow<Value, Option<Vec<Pos>>> {
+    /// Step 4c (`interior_vcf`): our own four-chain win ends the node with its proven
+    /// value (`Break`); against the opponent's (as if we passed), only the moves after
+    /// which it has none are searched (`Continue` with them), where the node is deep
+    /// enough to pay for trying each; `Continue(None)` otherwise.
+    fn interior_vcf(&mut self, ply: usize, depth: i32) -> ControlFlow<Value, Option<Vec<Pos>>> {
         if !self.limits.options.interior_vcf {
             return ControlFlow::Continue(None);
         }
-        let us = self.board.side_to_move();
-        let them = us.opponent();
-        let limits = threat::Limits {
-            max_nodes: INTERIOR_VCF_NODES,
-            ..threat::Limits::vcf()
-        };
-        if let Some(win) = threat::find_win(self.board, us, &limits) {
-            return ControlFlow::Break(WIN - (ply as Value + 2 * win.steps.len() as Value - 1));
+        if let VcfResult::Win(_, plies) = self.vcf.search(self.board, INTERIOR_VCF_NODES) {
+            return ControlFlow::Break(WIN - (ply as Value + plies as Value));
         }
-        if threat::threats::has_four_points(self.board, them) {
-            return ControlFlow::Continue(
-                threat::defences(self.board, us, &limits).filter(|d| !d.is_empty()),
-            );
+        let them = self.board.side_to_move().opponent();
+        if depth < VCF_DEFENCE_MIN_DEPTH || self.board.pattern_count(them, Pattern::Four) == 0 {
+            return ControlFlow::Continue(None);
         }
-        ControlFlow::Continue(None)
+        self.board.make_null();
+        let threat = self.vcf.search(self.board, INTERIOR_VCF_NODES);
+        self.board.undo_null();
+        if !matches!(threat, VcfResult::Win(..)) {
+            return ControlFlow::Continue(None);
+        }
+        // Every cell that can stop a four-chain lies near a stone (a four point is
+        // within two cells of the stones that make it): try each.
+        let mut candidates = Vec::new();
+        self.board.for_cells_near_stones(|p| candidates.push(p));
+        let mut defences = Vec::new();
+        for m in candidates {
+            self.board.make(m);
+            if !matches!(
+                self.vcf.search(self.board, INTERIOR_VCF_NODES),
+                VcfResult::Win(..)
+            ) {
+                defences.push(m);
+            }
+            self.board.undo();
+        }
+        ControlFlow::Continue((!defences.is_empty()).then_some(defences))
+    }
+
+    /// Step 4a (`reverse_futility`): at a shallow non-PV node, a static value that beats
+    /// beta by a margin per ply of depth is taken to fail high without a search. Not when
+    /// anything forces the side to move, nor against an opponent who wins by fours if
+    /// we pass (its fours would overturn any static value), nor near win/loss bounds.
+    fn reverse_futility(&mut self, facts: &NodeFacts, depth: i32, beta: Value) -> Option<Value> {
+        if !self.limits.options.reverse_futility
+            || facts.pv_node
+            || facts.forced
+            || facts.threatened
+            || facts.defending
+            || depth > RFP_MAX_DEPTH
+            || beta.abs() >= WIN_THRESHOLD
+        {
+            return None;
+        }
+        let v = self.limits.eval.evaluate(self.board);
+        if v - RFP_MARGIN * depth < beta {
+            return None;
+        }
+        if self.opponent_wins_by_fours() {
+            return None;
+        }
+        Some(v)
+    }
+
+    /// Whether the opponent would win by fours if the side to move passed.
+    fn opponent_wins_by_fours(&mut self) -> bool {
+        let them = self.board.side_to_move().opponent();
+        if self.board.pattern_count(them, Pattern::Four) == 0 {
+            return false;
+        }
+        self.board.make_null();
+        let threat = self.vcf.search(self.board, INTERIOR_VCF_NODES);
+        self.board.undo_null();
+        !matches!(threat, VcfResult::NoWin)
     }
 
     /// Step 4b: null move. If passing still fails high, a real move would too. Not
@@ -710,7 +770,7 @@ pub(super) fn has_decisive_four(board: &mut Board, color: Color) -> bool {
 
 /// At caro, the cells beyond the ends of the five that `attacker` makes at `f`, where a
 /// defender stone blocks the five (its other end being a defender stone already).
-fn caro_blocking_cells(board: &Board, f: Pos, attacker: Color) -> Vec<Pos> {
+pub(super) fn caro_blocking_cells(board: &Board, f: Pos, attacker: Color) -> Vec<Pos> {
     use crate::pattern::Cell;
     let own = Cell::stone(attacker);
     let defender = Cell::stone(attacker.opponent());
@@ -763,6 +823,7 @@ mod tests {
     use super::super::testing::position;
     use super::super::SearchState;
     use super::*;
+    use crate::threat;
     use crate::types::Coord;
 
     #[test]
