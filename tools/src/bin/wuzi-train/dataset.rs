@@ -75,7 +75,7 @@ pub fn build(games: &[Game], rule: Rule, model: &Model, holdout: usize) -> Datas
         for (ply, p) in g.plies.iter().enumerate() {
             let us = board.side_to_move();
             let quiet = !board.has_five_point(us) && !board.has_five_point(us.opponent());
-            if ply >= g.opening_plies && p.value != NO_VALUE && quiet {
+            if ply >= g.opening_plies && quiet {
                 features.clear();
                 model.features(&board, &mut scratch, &mut features);
                 for &(i, c) in &features {
@@ -84,13 +84,21 @@ pub fn build(games: &[Game], rule: Rule, model: &Model, holdout: usize) -> Datas
                 }
                 d.start.push(d.index.len() as u32);
                 d.result.push(result_for(g.result, us));
-                d.search.push(p.value as f32);
+                // A move no search of ours chose (a game against another engine) has
+                // no value: its position is labelled by the result alone.
+                d.search.push(if p.value == NO_VALUE {
+                    f32::NAN
+                } else {
+                    p.value as f32
+                });
                 d.baseline
                     .push(crate::hand_set::Weights::default_for(rule).evaluate(&board) as f32);
                 d.held_out.push(holdout > 0 && gi % holdout == 0);
                 d.stm.push(us.index() as u8);
                 let mut chosen = u32::MAX;
-                let played = board.pos(p.at);
+                // Moves of another engine teach the policy only where they won.
+                let learn = p.value != NO_VALUE || result_for(g.result, us) == 1.0;
+                let played = if learn { board.pos(p.at) } else { None };
                 board.for_cells_near_stones(|q| {
                     if Some(q) == played {
                         chosen =

@@ -42,6 +42,9 @@ pub fn value(d: &Dataset, i: usize, w: &[f64]) -> f64 {
 }
 
 fn target(d: &Dataset, i: usize, o: &FitOptions) -> f64 {
+    if d.search[i].is_nan() {
+        return d.result[i] as f64;
+    }
     let s = sigmoid(d.search[i] as f64 / o.search_scale);
     o.result_weight * d.result[i] as f64 + (1.0 - o.result_weight) * s
 }

@@ -10,6 +10,7 @@ mod dataset;
 mod fit;
 mod games;
 mod hand_set;
+mod import;
 mod model;
 mod policy;
 mod progress;
@@ -26,6 +27,8 @@ usage: wuzi-train gen --out FILE [--games N] [--nodes N] [--rules freestyle,stan
                       [--lr F] [--l2 F] [--result-weight F] [--scale F] [--holdout N]
                       [--policy-iters N] [--tables factored|full] [--colours shared|separate] [--out FILE]
            fits the evaluation's tables to the games and prints the losses
+       wuzi-train import --out FILE DIR...
+           the games of wuzi-match runs (their summary.json) as training data
        wuzi-train hand-set --out DIR
            writes the hand-set evaluation and move ordering as weights files, one per rule";
 
@@ -35,6 +38,7 @@ fn main() -> ExitCode {
         Some("gen") => parse_gen(&args[1..]).and_then(|o| selfplay::run(&o)),
         Some("fit") => run_fit(&args[1..]),
         Some("hand-set") => run_hand_set(&args[1..]),
+        Some("import") => run_import(&args[1..]),
         Some("help" | "--help" | "-h") => {
             println!("{USAGE}");
             return ExitCode::SUCCESS;
@@ -233,5 +237,19 @@ fn run_hand_set(args: &[String]) -> Result<(), String> {
         std::fs::write(&path, w.to_bytes()).map_err(|e| format!("{}: {e}", path.display()))?;
         eprintln!("wrote {}", path.display());
     }
+    Ok(())
+}
+
+fn run_import(args: &[String]) -> Result<(), String> {
+    let (out, dirs) = match args {
+        [flag, out, dirs @ ..] if flag == "--out" && !dirs.is_empty() => (out, dirs),
+        _ => {
+            return Err(format!(
+                "usage: wuzi-train import --out FILE DIR...\n{USAGE}"
+            ))
+        }
+    };
+    let n = import::run(dirs, out)?;
+    eprintln!("wrote {n} games to {out}");
     Ok(())
 }
