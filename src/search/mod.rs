@@ -80,9 +80,9 @@ impl Default for SearchOptions {
             null_move: false,
             aspiration: false,
             late_move_reductions: true,
-            late_move_pruning: false,
+            late_move_pruning: true,
             futility: false,
-            reverse_futility: false,
+            reverse_futility: true,
             iir: false,
             interior_moves: DEFAULT_INTERIOR_MOVES,
         }
