@@ -231,6 +231,7 @@ fn run_hand_set(args: &[String]) -> Result<(), String> {
     if dir.is_empty() {
         return Err(format!("--out is required\n{USAGE}"));
     }
+    std::fs::create_dir_all(&dir).map_err(|e| format!("{dir}: {e}"))?;
     for rule in Rule::ALL {
         let w = hand_set::from_hand_set(rule, &hand_set::Weights::default_for(rule));
         let path = std::path::Path::new(&dir).join(format!("{}.wzev", rule.name()));
