@@ -349,9 +349,9 @@ impl<'a> Worker<'a> {
     }
 
     /// Step 4b: null move. If passing still fails high, a real move would too. Not
-    /// when the opponent threatens anything (a pass would just lose), never twice in
-    /// a row, never near win/loss bounds, and a pass never proves a win. Returns the
-    /// node's value when it ends the node.
+    /// when the opponent threatens anything or wins by fours after the pass (a pass
+    /// would just lose), never twice in a row, never near win/loss bounds, and a pass
+    /// never proves a win. Returns the node's value when it ends the node.
     fn null_move(&mut self, facts: &NodeFacts, depth: i32, beta: Value) -> Option<Value> {
         let ply = facts.ply;
         let tried = self.limits.options.null_move
@@ -362,7 +362,8 @@ impl<'a> Worker<'a> {
             && depth >= NULL_MIN_DEPTH
             && !self.after_null[ply]
             && beta.abs() < WIN_THRESHOLD
-            && self.limits.eval.evaluate(self.board) >= beta;
+            && self.limits.eval.evaluate(self.board) >= beta
+            && !self.opponent_wins_by_fours();
         if !tried {
             return None;
         }
