@@ -144,6 +144,34 @@ fn nothing_is_printed_at_start_up_and_about_is_one_line() {
     brain.expect("OK");
 }
 
+/// A configuration problem is told as a `MESSAGE`, but never where a manager reads
+/// one line as the reply (c-gomoku-cli reads exactly one line after `ABOUT`, managers
+/// one `OK` after `START`): it comes before the next move, among the search's own
+/// `MESSAGE` lines.
+#[test]
+fn config_warnings_wait_for_a_move_reply() {
+    let config = common::temp_config("warning", "no_such.key = 1\n");
+    let mut brain = Brain::spawn_with_config(Eol::Lf, Some(&config));
+    brain.send("ABOUT");
+    let about = brain.line();
+    assert!(about.starts_with("name=\""), "{about:?}");
+    brain.send("START 15");
+    brain.expect("OK");
+    brain.send("INFO timeout_turn 150");
+    brain.send("BEGIN");
+    let first = brain.line();
+    assert!(
+        first.starts_with("MESSAGE config: ") && first.contains("no_such.key"),
+        "{first:?}"
+    );
+    brain.move_within(ms(150) + SLACK);
+    // Told once.
+    brain.send("TURN 0,0");
+    let reply = brain.line_within(ms(150) + SLACK);
+    assert!(!reply.contains("no_such.key"), "{reply:?}");
+    let _ = std::fs::remove_file(config);
+}
+
 // ---------------------------------------------------------------- full games
 
 #[test]

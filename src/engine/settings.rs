@@ -57,7 +57,7 @@ pub enum Applied {
 }
 
 /// Why an `INFO` line changed nothing. Managers do not read replies to `INFO`, so the
-/// protocol reports these as a `MESSAGE` before its next reply.
+/// protocol reports these as a `MESSAGE` before its next move.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum InfoProblem {
     /// `INFO` without a key.

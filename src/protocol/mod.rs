@@ -3,6 +3,11 @@
 //! The loop turns each input line into a command, calls the engine facade and writes
 //! the reply. A malformed or impossible command gets exactly one `ERROR …` (or
 //! `UNKNOWN …`) line and leaves the engine as it was. Nothing is written at start-up.
+//!
+//! Notes for the user (configuration warnings, `INFO` problems) wait for the next reply
+//! that is a move, and go out just before it: managers read `MESSAGE` lines there, as
+//! the search writes its own, whereas some read exactly one line as the reply to
+//! `ABOUT` or `START`.
 
 pub mod command;
 pub mod output;
@@ -46,7 +51,7 @@ struct Session<W: Write> {
     lines: Receiver<Line>,
     /// Lines to process again (a command that interrupted a block).
     replay: VecDeque<Line>,
-    /// Problems found in `INFO` values, reported as `MESSAGE` before the next reply
+    /// Problems found in `INFO` values, reported as `MESSAGE` before the next move
     /// (managers do not read replies to `INFO`).
     notes: Vec<String>,
 }
@@ -60,14 +65,8 @@ impl<W: Write> Session<W> {
             match parse_command(&line.text) {
                 Ok(Command::End) => return,
                 Ok(Command::Info { key, value }) => self.info(&key, &value),
-                Ok(cmd) => {
-                    self.flush_notes();
-                    self.handle_guarded(cmd, &line);
-                }
-                Err(e) => {
-                    self.flush_notes();
-                    self.reject(&e);
-                }
+                Ok(cmd) => self.handle_guarded(cmd, &line),
+                Err(e) => self.reject(&e),
             }
             if self.signals.end.load(Ordering::SeqCst) && self.replay.is_empty() {
                 // END was read while we worked: quit without writing more.
@@ -88,6 +87,7 @@ impl<W: Write> Session<W> {
         }
     }
 
+    /// Writes the pending notes; called only right before a search, whose reply is a move.
     fn flush_notes(&mut self) {
         if let Some(notice) = self.engine.take_notice() {
             self.notes.push(notice);
@@ -216,6 +216,7 @@ impl<W: Write> Session<W> {
             &mut dyn FnMut(&SearchEvent),
         ) -> Result<Coord, EngineError>,
     ) -> Result<Coord, EngineError> {
+        self.flush_notes();
         self.signals.arm_for(line.stops_before);
         let realtime = self.engine.settings().show_detail;
         let out = &mut self.out;
@@ -271,6 +272,7 @@ impl<W: Write> Session<W> {
                 }
             }
         }
+        self.flush_notes();
         self.signals.arm_for(line.stops_before);
         match self.engine.swap2(&stones, line.read_at, &self.signals.stop) {
             Ok(Swap2Reply::Swap) => self.out.line("SWAP"),
@@ -304,7 +306,7 @@ impl<W: Write> Session<W> {
     }
 
     /// `INFO key value`: the engine's settings read and check the value; a problem, or a
-    /// note on what the value implies, is reported before the next reply.
+    /// note on what the value implies, is reported before the next move.
     fn info(&mut self, key: &str, value: &str) {
         match self.engine.apply_info(key, value) {
             Ok(None) => {}
