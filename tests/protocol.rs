@@ -558,6 +558,71 @@ fn takeback_frees_the_cell_and_rejects_an_empty_one() {
     brain.sync();
 }
 
+/// Checks the brain's move `m` on the referee's position (before it is played): it
+/// takes a five when it has one, and otherwise blocks the opponent's five point.
+fn check_forced_reply(brain: &Brain, referee: &Referee, m: Coord) {
+    let b = &referee.board;
+    let empty: Vec<Coord> = b
+        .positions()
+        .filter(|&p| b.is_empty(p))
+        .map(|p| b.coord(p))
+        .collect();
+    if empty.iter().any(|&e| judge_move(b, e) == Verdict::Win) {
+        if judge_move(b, m) != Verdict::Win {
+            brain.fail(&format!("{m} misses a five"));
+        }
+        return;
+    }
+    let opponent = b.side_to_move().opponent();
+    let threats: Vec<Coord> = empty
+        .into_iter()
+        .filter(|&e| wuzi::rules::is_winning_move(b, b.pos(e).expect("on board"), opponent))
+        .collect();
+    if !threats.is_empty() && !threats.contains(&m) {
+        brain.fail(&format!("{m} does not block the five at {threats:?}"));
+    }
+}
+
+/// Issue 72: `TAKEBACK` of a stone that is not the last move used to answer `OK` and
+/// remove it, leaving an impossible position on which the brain then missed its win.
+/// Only the last move can be taken back; anything else is one `ERROR` and changes
+/// nothing.
+#[test]
+fn takeback_of_a_stone_that_is_not_the_last_is_refused() {
+    let mut brain = Brain::spawn();
+    brain.send("INFO timeout_turn 150");
+    brain.send("START 15");
+    brain.expect("OK");
+    // Black (the brain, to move) 7,7 8,7 7,8; white 8,8 6,6 9,9.
+    let moves = [c(7, 7), c(8, 8), c(8, 7), c(6, 6), c(7, 8), c(9, 9)];
+    let mut referee = Referee::from_moves(15, Rule::Freestyle, &moves);
+    brain.send_position("BOARD", &moves);
+    let m = brain.move_within(ms(150) + SLACK);
+    referee.brain_plays(&brain, m);
+    for older in ["TAKEBACK 9,9", "TAKEBACK 7,7", "TAKEBACK 8,8"] {
+        brain.send(older);
+        brain.expect_rejection(older);
+    }
+    // The position is the same: the game goes on, the brain takes its fives and
+    // blocks the tester's, and wins against a tester that only completes and blocks
+    // fives.
+    let t = referee.tester_move().expect("a move");
+    referee.tester_plays(t);
+    let mut ask = |b: &mut Brain, r: &Referee, last: Option<Coord>| {
+        let m = piskvork_ask(ms(150) + SLACK)(b, r, last);
+        check_forced_reply(b, r, m);
+        m
+    };
+    let end = play_out(&mut brain, &mut referee, Some(t), &mut ask);
+    assert_eq!(end, GameEnd::BrainWon);
+    // The last move (the brain's five) still goes back.
+    let last = referee.board.last_move().map(|p| referee.board.coord(p));
+    let last = last.expect("moves were played");
+    brain.send(&format!("TAKEBACK {},{}", last.x, last.y));
+    brain.expect("OK");
+    brain.sync();
+}
+
 #[test]
 fn play_is_echoed_and_the_stone_stays() {
     let mut brain = Brain::spawn();

@@ -53,6 +53,11 @@ pub enum EngineError {
     },
     /// `TAKEBACK` of a cell without a stone.
     NothingToTakeBack(Coord),
+    /// `TAKEBACK` of a stone that is not the last one played (the stone given).
+    NotTheLastMove {
+        asked: Coord,
+        last: Coord,
+    },
     /// Asked to move on a full board.
     BoardFull,
     /// A `SWAP2BOARD` with a stone count other than 0, 3 or 5.
@@ -71,6 +76,10 @@ impl fmt::Display for EngineError {
                 "impossible position: {own} own and {opponent} opponent stones (own must equal opponent or be one fewer)"
             ),
             EngineError::NothingToTakeBack(c) => write!(f, "no stone at {c} to take back"),
+            EngineError::NotTheLastMove { asked, last } => write!(
+                f,
+                "cannot take back {asked}: only the last move ({last}) can be taken back"
+            ),
             EngineError::BoardFull => write!(f, "the board is full"),
             EngineError::BadSwap2Count(n) => write!(f, "SWAP2BOARD needs 0, 3 or 5 stones, got {n}"),
             EngineError::Internal(what) => write!(f, "internal error: {what}"),
@@ -183,7 +192,7 @@ impl Engine {
         self.settings.rule = rule;
         if let Some(old) = &self.board {
             if old.rule() != rule {
-                if let Ok(rebuilt) = rebuild(old, rule, None) {
+                if let Ok(rebuilt) = rebuild(old, rule) {
                     self.board = Some(rebuilt);
                 }
             }
@@ -251,21 +260,27 @@ impl Engine {
         Ok(())
     }
 
-    /// `TAKEBACK x,y`: removes that stone (normally the last one played).
+    /// `TAKEBACK x,y`: removes that stone, which must be the last one played (or the
+    /// last of a `BOARD` position). Managers undo move by move from the last; removing
+    /// an older stone would leave a position no game reaches (a colour two stones
+    /// behind), so it is refused.
     pub fn takeback(&mut self, c: Coord) -> Result<(), EngineError> {
         let board = self.board.as_mut().ok_or(EngineError::NoBoard)?;
         let p = board.pos(c).ok_or(BoardError::OffBoard(c))?;
         if board.is_empty(p) {
             return Err(EngineError::NothingToTakeBack(c));
         }
-        if board.last_move() == Some(p) {
-            board.undo();
-        } else {
-            // An older stone: rebuild the position without it, keeping the order.
-            let rebuilt = rebuild(board, board.rule(), Some(p))?;
-            *board = rebuilt;
+        match board.last_move() {
+            Some(last) if last == p => {
+                board.undo();
+                Ok(())
+            }
+            Some(last) => Err(EngineError::NotTheLastMove {
+                asked: c,
+                last: board.coord(last),
+            }),
+            None => Err(EngineError::NothingToTakeBack(c)),
         }
-        Ok(())
     }
 
     /// Chooses our move in the position and plays it: the reply to `BEGIN`, `TURN` and
@@ -498,18 +513,11 @@ fn load_books(config: &Config) -> Vec<Book> {
     books
 }
 
-/// `board` rebuilt under `rule`, optionally without the stone at `skip`, stones placed in
-/// their original order with their original colours.
-fn rebuild(
-    board: &Board,
-    rule: Rule,
-    skip: Option<crate::board::Pos>,
-) -> Result<Board, EngineError> {
+/// `board` rebuilt under `rule`, stones placed in their original order with their
+/// original colours.
+fn rebuild(board: &Board, rule: Rule) -> Result<Board, EngineError> {
     let mut fresh = Board::new(board.width(), board.height(), rule)?;
     for &p in board.history() {
-        if Some(p) == skip {
-            continue;
-        }
         let c = board.coord(p);
         let color = board.stone_at(c).unwrap_or(Color::Black);
         // Same geometry, so the cell index is the same.
@@ -599,6 +607,29 @@ mod tests {
         assert!(engine.takeback(Coord::new(3, 3)).is_err());
         assert_eq!(engine.board().unwrap().hash(), before);
         assert_eq!(engine.board().unwrap().move_count(), 1);
+    }
+
+    #[test]
+    fn only_the_last_move_can_be_taken_back() {
+        let mut engine = Engine::new();
+        engine.start(15, 15).unwrap();
+        for (x, y) in [(7, 7), (8, 8), (6, 7)] {
+            engine.play(Coord::new(x, y)).unwrap();
+        }
+        let before = engine.board().unwrap().hash();
+        assert_eq!(
+            engine.takeback(Coord::new(8, 8)),
+            Err(EngineError::NotTheLastMove {
+                asked: Coord::new(8, 8),
+                last: Coord::new(6, 7)
+            })
+        );
+        assert_eq!(engine.board().unwrap().hash(), before);
+        assert_eq!(engine.takeback(Coord::new(6, 7)), Ok(()));
+        assert_eq!(engine.takeback(Coord::new(8, 8)), Ok(()));
+        let board = engine.board().unwrap();
+        assert_eq!(board.move_count(), 1);
+        assert_eq!(board.side_to_move(), Color::White);
     }
 
     #[test]
