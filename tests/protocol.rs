@@ -896,6 +896,71 @@ fn malformed_input_is_rejected_and_changes_nothing() {
     brain.sync();
 }
 
+/// Issue 72: commands a manager does not send in that place (`BEGIN` when the brain
+/// has just moved, a `DONE` without a block, a command inside a `BOARD` block) each get
+/// exactly one `ERROR` and change nothing: no second move in a row, and the command
+/// that broke into a block is not carried out. The sequences managers do send still
+/// work around them.
+#[test]
+fn commands_out_of_place_get_one_error_and_change_nothing() {
+    let wait = ms(150) + SLACK;
+    let mut brain = Brain::spawn();
+    brain.send("INFO timeout_turn 150");
+    brain.send("START 15");
+    brain.expect("OK");
+    let mut referee = Referee::new(15, 15, Rule::Freestyle);
+    brain.send("BEGIN");
+    let m = brain.move_within(wait);
+    referee.brain_plays(&brain, m);
+    // Silence after each ERROR: no move follows it.
+    let mut rejected = |brain: &mut Brain, lines: &[&str]| {
+        brain.send_lines(lines);
+        brain.expect_rejection(&lines.join(" "));
+        brain.expect_silence(ms(400));
+    };
+    rejected(&mut brain, &["BEGIN"]);
+    rejected(&mut brain, &["DONE"]);
+    let t = referee.tester_move().expect("a move");
+    exchange(&mut brain, &mut referee, t, wait);
+    rejected(&mut brain, &["BEGIN"]);
+    // A block broken into by a command: one ERROR for both; the rest of the block (its
+    // stone lines and DONE) is dropped with it. The TURN inside is not played: the
+    // same cell is played for real afterwards.
+    let inside = referee.tester_move().expect("a move");
+    let turn_inside = turn(inside);
+    rejected(&mut brain, &["BOARD", "1,1,1", &turn_inside]);
+    rejected(
+        &mut brain,
+        &["BOARD", "1,1,2", &turn_inside, "2,2,1", "DONE"],
+    );
+    rejected(&mut brain, &["SWAP2BOARD", "7,7", "BEGIN", "DONE"]);
+    rejected(&mut brain, &["YXBOARD", "1,1,1", "ABOUT", "DONE"]);
+    exchange(&mut brain, &mut referee, inside, wait);
+    // What managers send: RESTART then BEGIN (Piskvork), BOARD after START
+    // (GomocupJudge), YXBOARD then BEGIN (Yixin-Board), TAKEBACK then TURN.
+    brain.send("RESTART");
+    brain.expect("OK");
+    brain.send("BEGIN");
+    let m = brain.move_within(wait);
+    let mut referee = Referee::new(15, 15, Rule::Freestyle);
+    referee.brain_plays(&brain, m);
+    brain.send(&format!("TAKEBACK {},{}", m.x, m.y));
+    brain.expect("OK");
+    let mut referee = Referee::new(15, 15, Rule::Freestyle);
+    exchange(&mut brain, &mut referee, c(7, 7), wait);
+    brain.send("START 15");
+    brain.expect("OK");
+    let moves = pos_moves("h8i9");
+    brain.send_position("BOARD", &moves);
+    let m = brain.move_within(wait);
+    Referee::from_moves(15, Rule::Freestyle, &moves).brain_plays(&brain, m);
+    brain.send_position("YXBOARD", &moves);
+    brain.send("BEGIN");
+    let m = brain.move_within(wait);
+    Referee::from_moves(15, Rule::Freestyle, &moves).brain_plays(&brain, m);
+    brain.sync();
+}
+
 // ---------------------------------------------------------------- END
 
 #[test]

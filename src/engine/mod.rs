@@ -60,6 +60,10 @@ pub enum EngineError {
     },
     /// Asked to move on a full board.
     BoardFull,
+    /// `BEGIN` or `PLAY` while the opponent is to move (the brain has just moved).
+    OpponentToMove,
+    /// `TURN` while the brain is to move (it has not answered the last `TURN` yet).
+    BrainToMove,
     /// A `SWAP2BOARD` with a stone count other than 0, 3 or 5.
     BadSwap2Count(usize),
     /// A bug the engine could not cover (it is logged too).
@@ -81,6 +85,14 @@ impl fmt::Display for EngineError {
                 "cannot take back {asked}: only the last move ({last}) can be taken back"
             ),
             EngineError::BoardFull => write!(f, "the board is full"),
+            EngineError::OpponentToMove => write!(
+                f,
+                "not the brain's turn: the opponent is to move (send TURN x,y)"
+            ),
+            EngineError::BrainToMove => write!(
+                f,
+                "not the opponent's turn: the brain is to move (send BEGIN to ask for its move)"
+            ),
             EngineError::BadSwap2Count(n) => write!(f, "SWAP2BOARD needs 0, 3 or 5 stones, got {n}"),
             EngineError::Internal(what) => write!(f, "internal error: {what}"),
         }
@@ -105,6 +117,9 @@ pub enum Swap2Reply {
 pub struct Engine {
     settings: Settings,
     board: Option<Board>,
+    /// The colour the brain plays, once the commands tell it (`BEGIN`, `TURN`, `PLAY`,
+    /// `BOARD`); `None` after `START`, `TAKEBACK` or a position set without a move.
+    own: Option<Color>,
     search: search::SearchState,
     config: Config,
     time_params: TimeParams,
@@ -139,6 +154,7 @@ impl Engine {
         Engine {
             settings,
             board: None,
+            own: None,
             search: search::SearchState::new(),
             time_params: TimeParams::from_config(&config),
             search_options: search::SearchOptions::from_config(&config),
@@ -203,6 +219,7 @@ impl Engine {
     pub fn start(&mut self, width: usize, height: usize) -> Result<(), EngineError> {
         let board = Board::new(width, height, self.settings.rule)?;
         self.board = Some(board);
+        self.own = None;
         self.search.new_game();
         // The table is made now if it is missing: START is off the move's clock.
         self.search
@@ -220,11 +237,52 @@ impl Engine {
         self.start(w, h)
     }
 
-    /// Plays a stone for the side to move (the opponent's `TURN`, an imposed `PLAY`, or
-    /// our own chosen move).
+    /// Plays a stone for the side to move, whoever that is (our own chosen move; tools
+    /// and tests setting up a game). The protocol's moves go through [`Self::begin`],
+    /// [`Self::opponent_plays`] and [`Self::impose`], which check whose turn it is.
     pub fn play(&mut self, c: Coord) -> Result<(), EngineError> {
         let board = self.board.as_mut().ok_or(EngineError::NoBoard)?;
         board.play(c)?;
+        Ok(())
+    }
+
+    /// The side to move, if it may be the brain: `Err` when the brain is known to play
+    /// the other colour.
+    fn brain_to_move(&self) -> Result<Color, EngineError> {
+        let board = self.board.as_ref().ok_or(EngineError::NoBoard)?;
+        let to_move = board.side_to_move();
+        match self.own {
+            Some(own) if own != to_move => Err(EngineError::OpponentToMove),
+            _ => Ok(to_move),
+        }
+    }
+
+    /// `BEGIN`: the brain is to move next (on an empty board, or on a position set
+    /// without a move, as Yixin-Board does). Refused when the brain has just moved: a
+    /// second move in a row would play the opponent's stone.
+    pub fn begin(&mut self) -> Result<(), EngineError> {
+        self.own = Some(self.brain_to_move()?);
+        Ok(())
+    }
+
+    /// `PLAY x,y`: the brain's own move, imposed by the manager.
+    pub fn impose(&mut self, c: Coord) -> Result<(), EngineError> {
+        let own = self.brain_to_move()?;
+        self.play(c)?;
+        self.own = Some(own);
+        Ok(())
+    }
+
+    /// `TURN x,y`: the opponent's move. Refused while the brain is to move (it would be
+    /// the opponent's second move in a row).
+    pub fn opponent_plays(&mut self, c: Coord) -> Result<(), EngineError> {
+        let board = self.board.as_ref().ok_or(EngineError::NoBoard)?;
+        let opponent = board.side_to_move();
+        if self.own == Some(opponent) {
+            return Err(EngineError::BrainToMove);
+        }
+        self.play(c)?;
+        self.own = Some(opponent.opponent());
         Ok(())
     }
 
@@ -257,6 +315,15 @@ impl Engine {
             board.place(p, color);
         }
         self.board = Some(board);
+        self.own = Some(own_color);
+        Ok(())
+    }
+
+    /// `YXBOARD`: [`Self::set_position`] without asking for a move: what comes next may
+    /// be `BEGIN`, a `TURN` or an analysis, so the brain's colour is left open.
+    pub fn set_analysis_position(&mut self, stones: &[(Coord, Owner)]) -> Result<(), EngineError> {
+        self.set_position(stones)?;
+        self.own = None;
         Ok(())
     }
 
@@ -273,6 +340,9 @@ impl Engine {
         match board.last_move() {
             Some(last) if last == p => {
                 board.undo();
+                // Managers undo one move or two (a human's and the brain's), then ask
+                // for a move or give the opponent's: either may come next.
+                self.own = None;
                 Ok(())
             }
             Some(last) => Err(EngineError::NotTheLastMove {
@@ -630,6 +700,31 @@ mod tests {
         let board = engine.board().unwrap();
         assert_eq!(board.move_count(), 1);
         assert_eq!(board.side_to_move(), Color::White);
+    }
+
+    #[test]
+    fn moves_out_of_turn_are_refused() {
+        let mut engine = Engine::new();
+        assert_eq!(engine.begin(), Err(EngineError::NoBoard));
+        engine.start(15, 15).unwrap();
+        engine.begin().unwrap();
+        engine.play(Coord::new(7, 7)).unwrap(); // the brain's move
+        assert_eq!(engine.begin(), Err(EngineError::OpponentToMove));
+        assert_eq!(
+            engine.impose(Coord::new(1, 1)),
+            Err(EngineError::OpponentToMove)
+        );
+        engine.opponent_plays(Coord::new(8, 8)).unwrap();
+        assert_eq!(
+            engine.opponent_plays(Coord::new(9, 9)),
+            Err(EngineError::BrainToMove)
+        );
+        assert_eq!(engine.board().unwrap().move_count(), 2);
+        // After a takeback either side may come next.
+        engine.takeback(Coord::new(8, 8)).unwrap();
+        engine.opponent_plays(Coord::new(8, 8)).unwrap();
+        engine.takeback(Coord::new(8, 8)).unwrap();
+        engine.begin().unwrap();
     }
 
     #[test]

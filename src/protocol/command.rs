@@ -125,6 +125,14 @@ pub fn parse_command(line: &str) -> Result<Command, ParseError> {
     }
 }
 
+/// The command word of a line that [`looks_like_command`], in upper case.
+pub fn command_word(line: &str) -> String {
+    line.split_whitespace()
+        .next()
+        .unwrap_or("")
+        .to_ascii_uppercase()
+}
+
 /// Whether a line inside a `BOARD` block is the `DONE` that ends it.
 pub fn is_done(line: &str) -> bool {
     line.trim().eq_ignore_ascii_case("DONE")
@@ -271,5 +279,6 @@ mod tests {
         assert!(!looks_like_command("1,1,1"));
         assert!(!looks_like_command("x,y,z"));
         assert!(!looks_like_command("a,1,1"));
+        assert_eq!(command_word("  turn 1,1"), "TURN");
     }
 }

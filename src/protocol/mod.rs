@@ -18,7 +18,8 @@ use crate::eval::Value;
 use crate::search::{SearchEvent, SearchReport};
 use crate::types::Coord;
 use command::{
-    is_done, looks_like_command, parse_command, parse_coord, parse_stone_line, Command, ParseError,
+    command_word, is_done, looks_like_command, parse_command, parse_coord, parse_stone_line,
+    Command, ParseError,
 };
 use output::Output;
 use reader::{Line, Signals};
@@ -40,6 +41,7 @@ pub fn run<R: Read + Send + 'static, W: Write>(engine: Engine, input: R, output:
         lines,
         replay: VecDeque::new(),
         notes: Vec::new(),
+        in_abandoned_block: false,
     };
     session.run();
 }
@@ -54,12 +56,15 @@ struct Session<W: Write> {
     /// Problems found in `INFO` values, reported as `MESSAGE` before the next move
     /// (managers do not read replies to `INFO`).
     notes: Vec<String>,
+    /// A block was abandoned (a command came before its `DONE`): its remaining data
+    /// lines and its `DONE` are dropped without a word, up to the next command.
+    in_abandoned_block: bool,
 }
 
 impl<W: Write> Session<W> {
     fn run(&mut self) {
         while let Some(line) = self.next_line() {
-            if line.text.trim().is_empty() {
+            if line.text.trim().is_empty() || self.skip_abandoned(&line.text) {
                 continue;
             }
             match parse_command(&line.text) {
@@ -73,6 +78,18 @@ impl<W: Write> Session<W> {
                 return;
             }
         }
+    }
+
+    /// Whether `text` is the rest of an abandoned block (see `in_abandoned_block`).
+    fn skip_abandoned(&mut self, text: &str) -> bool {
+        if !self.in_abandoned_block {
+            return false;
+        }
+        if !looks_like_command(text) {
+            return true;
+        }
+        self.in_abandoned_block = false;
+        is_done(text)
     }
 
     fn next_line(&mut self) -> Option<Line> {
@@ -125,12 +142,15 @@ impl<W: Write> Session<W> {
             }
             // Normally on an empty board; Yixin-Board also sends it after `YXBOARD` to
             // ask for a move on that position: either way we move for the side to move.
-            Command::Begin => self.move_reply(line),
-            Command::Turn(c) => match self.engine.play(c) {
+            Command::Begin => match self.engine.begin() {
                 Ok(()) => self.move_reply(line),
                 Err(e) => self.out.error(&e.to_string()),
             },
-            Command::Play(c) => match self.engine.play(c) {
+            Command::Turn(c) => match self.engine.opponent_plays(c) {
+                Ok(()) => self.move_reply(line),
+                Err(e) => self.out.error(&e.to_string()),
+            },
+            Command::Play(c) => match self.engine.impose(c) {
                 Ok(()) => self.out.line(&format!("{},{}", c.x, c.y)),
                 Err(e) => self.out.error(&e.to_string()),
             },
@@ -139,16 +159,19 @@ impl<W: Write> Session<W> {
                 self.reply_ok(result);
             }
             Command::Board => {
-                if self.position_block() {
+                if self.position_block("BOARD") {
                     self.move_reply(line);
                 }
             }
             Command::YxBoard => {
-                self.position_block();
+                self.position_block("YXBOARD");
             }
             Command::Swap2Board => self.swap2_block(line),
             Command::About => self.out.line(&about()),
-            Command::Stop | Command::Done => {} // nothing to stop or finish now
+            Command::Stop => {} // nothing to stop now
+            Command::Done => self
+                .out
+                .error("DONE without a BOARD, YXBOARD or SWAP2BOARD block to end"),
             Command::YxShowForbid => match self.engine.forbidden_points() {
                 Ok(points) => {
                     let list: String = points
@@ -226,15 +249,11 @@ impl<W: Write> Session<W> {
         })
     }
 
-    /// Reads a `BOARD`/`YXBOARD` block and sets the position. Returns whether it did;
-    /// on any problem one `ERROR` is written and the position is unchanged.
-    fn position_block(&mut self) -> bool {
-        let lines = match self.read_block() {
-            Some(lines) => lines,
-            None => {
-                self.out.error("position block interrupted before DONE");
-                return false;
-            }
+    /// Reads a `BOARD`/`YXBOARD` block (`name`) and sets the position. Returns whether
+    /// it did; on any problem one `ERROR` is written and the position is unchanged.
+    fn position_block(&mut self, name: &str) -> bool {
+        let Some(lines) = self.read_block(name) else {
+            return false;
         };
         let mut stones = Vec::with_capacity(lines.len());
         for text in &lines {
@@ -248,7 +267,12 @@ impl<W: Write> Session<W> {
                 }
             }
         }
-        match self.engine.set_position(&stones) {
+        let set = if name == "YXBOARD" {
+            self.engine.set_analysis_position(&stones)
+        } else {
+            self.engine.set_position(&stones)
+        };
+        match set {
             Ok(()) => true,
             Err(e) => {
                 self.out.error(&e.to_string());
@@ -258,8 +282,7 @@ impl<W: Write> Session<W> {
     }
 
     fn swap2_block(&mut self, line: &Line) {
-        let Some(lines) = self.read_block() else {
-            self.out.error("SWAP2BOARD block interrupted before DONE");
+        let Some(lines) = self.read_block("SWAP2BOARD") else {
             return;
         };
         let mut stones = Vec::new();
@@ -284,9 +307,13 @@ impl<W: Write> Session<W> {
         }
     }
 
-    /// The data lines of a block up to `DONE`, or `None` if input ended or a command
-    /// interrupted it (that command is then processed next).
-    fn read_block(&mut self) -> Option<Vec<String>> {
+    /// The data lines of the block `name` up to `DONE`, or `None` when it did not end
+    /// so. A command before `DONE` abandons the block as a whole: one `ERROR`, and
+    /// neither the block nor that command is carried out (a manager that sends it has
+    /// lost track of the exchange; playing the command would answer a question it did
+    /// not mean to ask). `END` ends the block silently and is processed next; at the end
+    /// of input nobody is left to answer.
+    fn read_block(&mut self, name: &str) -> Option<Vec<String>> {
         let mut lines = Vec::new();
         while let Some(line) = self.next_line() {
             let text = line.text.trim();
@@ -297,7 +324,15 @@ impl<W: Write> Session<W> {
                 return Some(lines);
             }
             if looks_like_command(text) {
-                self.replay.push_back(line);
+                if parse_command(text) == Ok(Command::End) {
+                    self.replay.push_back(line);
+                } else {
+                    self.out.error(&format!(
+                        "{name} abandoned: {} came before DONE; neither is carried out",
+                        command_word(text)
+                    ));
+                    self.in_abandoned_block = true;
+                }
                 return None;
             }
             lines.push(text.to_string());
