@@ -1001,6 +1001,40 @@ fn end_inside_a_block_exits_silently() {
     brain.expect_exit_within(ms(2000), false);
 }
 
+/// Issue 72: `END` sent in one write with other commands used to discard their replies
+/// (`printf 'ABOUT\nSTART 15\nEND\n' | pbrain-wuzi` printed nothing). The commands
+/// before it are answered in order, then the brain exits; a move it was asked for in
+/// the same burst is not written (END stops its search at once, as it stops one
+/// already running).
+#[test]
+fn end_in_a_burst_answers_the_commands_before_it() {
+    let mut brain = Brain::spawn();
+    brain.send_lines(&["ABOUT", "START 15", "END"]);
+    let about = brain.line();
+    assert!(about.starts_with("name=\""), "{about:?}");
+    brain.expect("OK");
+    brain.expect_exit_within(ms(2000), false);
+
+    let mut brain = Brain::spawn();
+    brain.send_lines(&[
+        "START 15",
+        "TAKEBACK 7,7",
+        "PLAY 7,7",
+        "RESTART",
+        "INFO timeout_turn 30000",
+        "BOARD",
+        "7,7,2",
+        "DONE",
+        "END",
+    ]);
+    brain.expect("OK");
+    brain.expect_rejection("TAKEBACK on an empty board");
+    brain.expect("7,7");
+    brain.expect("OK");
+    let took = brain.expect_exit_within(ms(2000), true);
+    eprintln!("END after BOARD in one burst -> exit in {took:?}");
+}
+
 /// A manager that dies closes the pipe: the brain must not linger.
 #[test]
 fn end_of_input_exits() {

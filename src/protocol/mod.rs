@@ -36,7 +36,7 @@ pub fn run<R: Read + Send + 'static, W: Write>(engine: Engine, input: R, output:
     let lines = reader::spawn(input, Arc::clone(&signals));
     let mut session = Session {
         engine,
-        out: Output::new(output, Arc::clone(&signals)),
+        out: Output::new(output),
         signals,
         lines,
         replay: VecDeque::new(),
@@ -73,11 +73,15 @@ impl<W: Write> Session<W> {
                 Ok(cmd) => self.handle_guarded(cmd, &line),
                 Err(e) => self.reject(&e),
             }
-            if self.signals.end.load(Ordering::SeqCst) && self.replay.is_empty() {
-                // END was read while we worked: quit without writing more.
-                return;
-            }
         }
+    }
+
+    /// Whether `END` has been read (the reader sees it at once, however many commands
+    /// are queued before it). The commands before it are still answered in order, but
+    /// a search it stopped writes nothing: the manager is about to kill the process and
+    /// no longer waits for a move.
+    fn end_read(&self) -> bool {
+        self.signals.end.load(Ordering::SeqCst)
     }
 
     /// Whether `text` is the rest of an abandoned block (see `in_abandoned_block`).
@@ -209,6 +213,9 @@ impl<W: Write> Session<W> {
         let analysed = self.search(line, |engine, stop, report| {
             engine.analyse(lines, line.read_at, stop, report)
         });
+        if self.end_read() {
+            return;
+        }
         match analysed {
             Ok(c) => self.out.line(&format!("{},{}", c.x, c.y)),
             Err(e) => self.out.error(&e.to_string()),
@@ -221,6 +228,9 @@ impl<W: Write> Session<W> {
         let chosen = self.search(line, |engine, stop, report| {
             engine.choose_move(line.read_at, stop, report)
         });
+        if self.end_read() {
+            return;
+        }
         match chosen {
             Ok(c) => self.out.line(&format!("{},{}", c.x, c.y)),
             Err(e) => self.out.error(&e.to_string()),
@@ -229,7 +239,7 @@ impl<W: Write> Session<W> {
 
     /// Runs a search of the engine for the command read as `line`, with the stop flag
     /// armed for it, printing what the search reports as it goes (realtime lines when
-    /// `show_detail` asks).
+    /// `show_detail` asks) until `END` is read.
     fn search(
         &mut self,
         line: &Line,
@@ -244,8 +254,11 @@ impl<W: Write> Session<W> {
         let realtime = self.engine.settings().show_detail;
         let out = &mut self.out;
         let stop = &self.signals.stop;
+        let end = &self.signals.end;
         search(&mut self.engine, stop, &mut |event: &SearchEvent| {
-            report_event(out, event, realtime)
+            if !end.load(Ordering::SeqCst) {
+                report_event(out, event, realtime)
+            }
         })
     }
 
@@ -297,7 +310,11 @@ impl<W: Write> Session<W> {
         }
         self.flush_notes();
         self.signals.arm_for(line.stops_before);
-        match self.engine.swap2(&stones, line.read_at, &self.signals.stop) {
+        let reply = self.engine.swap2(&stones, line.read_at, &self.signals.stop);
+        if self.end_read() {
+            return;
+        }
+        match reply {
             Ok(Swap2Reply::Swap) => self.out.line("SWAP"),
             Ok(Swap2Reply::Place(moves)) => {
                 let text: Vec<String> = moves.iter().map(|c| format!("{},{}", c.x, c.y)).collect();

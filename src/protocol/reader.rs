@@ -23,7 +23,8 @@ pub struct Signals {
     pub stop: AtomicBool,
     /// Stop requests seen so far.
     pub stop_requests: AtomicU64,
-    /// `END` was read: the process is to exit without writing anything more.
+    /// `END` was read: a search stops and writes no move; the commands read before `END`
+    /// are still answered, then the process exits.
     pub end: AtomicBool,
 }
 
