@@ -913,7 +913,7 @@ fn commands_out_of_place_get_one_error_and_change_nothing() {
     let m = brain.move_within(wait);
     referee.brain_plays(&brain, m);
     // Silence after each ERROR: no move follows it.
-    let mut rejected = |brain: &mut Brain, lines: &[&str]| {
+    let rejected = |brain: &mut Brain, lines: &[&str]| {
         brain.send_lines(lines);
         brain.expect_rejection(&lines.join(" "));
         brain.expect_silence(ms(400));
@@ -958,6 +958,65 @@ fn commands_out_of_place_get_one_error_and_change_nothing() {
     brain.send("BEGIN");
     let m = brain.move_within(wait);
     Referee::from_moves(15, Rule::Freestyle, &moves).brain_plays(&brain, m);
+    brain.sync();
+}
+
+/// Issue 72: `UNKNOWN` used to echo the whole input line (a 1 MB junk line drew a
+/// 65,562-character reply, with invalid bytes and a NUL in it). Every line of junk
+/// gets one short reply of printable ASCII that quotes at most a bounded excerpt, and
+/// the game goes on.
+#[test]
+fn junk_lines_get_one_short_printable_reply() {
+    let wait = ms(150) + SLACK;
+    let mut brain = Brain::spawn();
+    brain.send("INFO timeout_turn 150");
+    brain.send("START 15");
+    brain.expect("OK");
+    let mut referee = Referee::new(15, 15, Rule::Freestyle);
+    exchange(&mut brain, &mut referee, c(7, 7), wait);
+    let short_printable = |brain: &Brain, line: &str, after: &str| {
+        let printable = line.bytes().all(|b| (b' '..=b'~').contains(&b));
+        if line.len() > 160 || !printable {
+            brain.fail(&format!(
+                "reply to {after} is {} bytes or not printable ASCII: {:?}",
+                line.len(),
+                &line[..line.len().min(200)]
+            ));
+        }
+    };
+    let mut megabyte = b"JUNK".repeat(1 << 18);
+    megabyte.extend_from_slice(b"\x00\xff\n");
+    let mut long_turn = b"TURN 1,".to_vec();
+    long_turn.extend(std::iter::repeat_n(b'9', 200_000));
+    long_turn.push(b'\n');
+    let emoji = "\u{1F600}".repeat(300);
+    let accented = format!("TURN {}", "é,".repeat(500));
+    let junk: [(&str, &[u8]); 7] = [
+        ("a 1 MB junk line", &megabyte),
+        ("a 200 kB TURN", &long_turn),
+        ("a NUL", b"FOO\x00BAR\n"),
+        ("invalid UTF-8", b"\xff\xfe\xc3\x28 \x80\n"),
+        ("controls in a TURN", b"TURN \x01\x02,\x1b[31m\n"),
+        ("a long word", emoji.as_bytes()),
+        ("a long coordinate", accented.as_bytes()),
+    ];
+    for (what, bytes) in junk {
+        brain.send_raw(bytes);
+        if !bytes.ends_with(b"\n") {
+            brain.send_raw(b"\n");
+        }
+        let line = brain.line();
+        if !(line.starts_with("UNKNOWN ") || line.starts_with("ERROR ")) {
+            brain.fail(&format!(
+                "expected one ERROR/UNKNOWN after {what}, got {line:?}"
+            ));
+        }
+        short_printable(&brain, &line, what);
+        brain.expect_silence(ms(200));
+    }
+    // The same stones are there and the game goes on.
+    let t = referee.tester_move().expect("a move");
+    exchange(&mut brain, &mut referee, t, wait);
     brain.sync();
 }
 

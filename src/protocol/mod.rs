@@ -19,10 +19,10 @@ use crate::search::{SearchEvent, SearchReport};
 use crate::types::Coord;
 use command::{
     command_word, is_done, looks_like_command, parse_command, parse_coord, parse_stone_line,
-    Command, ParseError,
+    quote_start, Command, ParseError,
 };
 use output::Output;
-use reader::{Line, Signals};
+use reader::{Line, Signals, MAX_LINE_BYTES};
 use std::collections::VecDeque;
 use std::io::{Read, Write};
 use std::panic::{catch_unwind, AssertUnwindSafe};
@@ -67,6 +67,12 @@ impl<W: Write> Session<W> {
             if line.text.trim().is_empty() || self.skip_abandoned(&line.text) {
                 continue;
             }
+            if line.is_cut() {
+                if self.cut_line(&line) {
+                    return;
+                }
+                continue;
+            }
             match parse_command(&line.text) {
                 Ok(Command::End) => return,
                 Ok(Command::Info { key, value }) => self.info(&key, &value),
@@ -82,6 +88,24 @@ impl<W: Write> Session<W> {
     /// no longer waits for a move.
     fn end_read(&self) -> bool {
         self.signals.end.load(Ordering::SeqCst)
+    }
+
+    /// A line over the reader's limit, of which only the start was kept, is never
+    /// carried out: one short reply (a note for an `INFO`, which gets no reply). Returns
+    /// whether it was `END`, which still ends the session.
+    fn cut_line(&mut self, line: &Line) -> bool {
+        let problem = format!(
+            "a line of {} bytes (over the limit of {MAX_LINE_BYTES}) ignored: {}",
+            line.bytes,
+            quote_start(&line.text)
+        );
+        match parse_command(&line.text) {
+            Ok(Command::End) => return true,
+            Ok(Command::Info { .. }) => self.notes.push(problem),
+            Err(e) if e.is_unknown() => self.out.line(&format!("UNKNOWN {problem}")),
+            _ => self.out.error(&problem),
+        }
+        false
     }
 
     /// Whether `text` is the rest of an abandoned block (see `in_abandoned_block`).
@@ -335,6 +359,11 @@ impl<W: Write> Session<W> {
         while let Some(line) = self.next_line() {
             let text = line.text.trim();
             if text.is_empty() {
+                continue;
+            }
+            if line.is_cut() {
+                // Bad data of the block, named by its length in the block's ERROR.
+                lines.push(format!("(a line of {} bytes)", line.bytes));
                 continue;
             }
             if is_done(text) {

@@ -19,11 +19,9 @@ impl<W: Write> Output<W> {
     /// left to tell, so write errors are ignored.
     pub fn line(&mut self, text: &str) {
         let mut buf = String::with_capacity(text.len() + 1);
-        // A reply must stay one line whatever the text holds.
-        buf.extend(
-            text.chars()
-                .map(|c| if c == '\n' || c == '\r' { ' ' } else { c }),
-        );
+        // A reply must stay one line of text whatever it quotes (a path from INFO
+        // folder, a value from the config file): no line ends, NULs or other controls.
+        buf.extend(text.chars().map(|c| if c.is_control() { ' ' } else { c }));
         buf.push('\n');
         let _ = self.out.write_all(buf.as_bytes());
         let _ = self.out.flush();
