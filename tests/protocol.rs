@@ -1020,6 +1020,72 @@ fn junk_lines_get_one_short_printable_reply() {
     brain.sync();
 }
 
+/// Issue 72: `INFO` checking was uneven (`thread_num 0` "not a valid number",
+/// `thread_num 1000` clamped without a word, `rule 3/16/17/-1` taken silently,
+/// `max_memory 1000` accepted though it cannot be honoured). One policy now: a value
+/// not taken as sent gets exactly one `MESSAGE INFO key 'value': why; what is used`
+/// before the next move (never an `ERROR`, never a reply to the INFO itself); values
+/// taken as sent and unknown keys stay silent.
+#[test]
+fn info_values_not_taken_as_sent_get_one_message_each() {
+    let mut brain = Brain::spawn();
+    let bad = [
+        ("thread_num", "1000", "64 used"),
+        ("thread_num", "0", "1 used"),
+        ("rule", "3", "standard used"),
+        ("rule", "16", "standard kept"),
+        ("rule", "17", "standard kept"),
+        ("rule", "-1", "standard kept"),
+        ("max_memory", "1000", "the smallest hash table used"),
+        ("timeout_turn", "-5", "30000 kept"),
+        ("timeout_match", "abc", "0 kept"),
+        ("game_type", "9", "1 kept"),
+    ];
+    let mut lines: Vec<String> = bad
+        .iter()
+        .map(|(key, value, _)| format!("INFO {key} {value}"))
+        .collect();
+    lines.extend(
+        [
+            "INFO no_such_key 5",
+            "INFO evaluate 7,7",
+            "INFO pondering 0",
+            "INFO timeout_turn 150",
+            "INFO rule 0",
+        ]
+        .map(String::from),
+    );
+    let refs: Vec<&str> = lines.iter().map(String::as_str).collect();
+    brain.send_lines(&refs);
+    brain.expect_silence(ms(300));
+    // Not before a reply that is read as one line.
+    brain.send("START 15");
+    brain.expect("OK");
+    brain.send("BEGIN");
+    let mut notes = Vec::new();
+    let m = loop {
+        let line = brain.line_within(ms(150) + SLACK);
+        match line.strip_prefix("MESSAGE INFO ") {
+            Some(note) => notes.push(note.to_string()),
+            None if common::is_info_line(&line) => {}
+            None => match parse_move(&line) {
+                Some(m) => break m,
+                None => brain.fail(&format!("expected a move, got {line:?}")),
+            },
+        }
+    };
+    Referee::new(15, 15, Rule::Freestyle).brain_plays(&brain, m);
+    assert_eq!(notes.len(), bad.len(), "{notes:#?}");
+    for ((key, value, used), note) in bad.iter().zip(&notes) {
+        let start = format!("{key} '{value}': ");
+        assert!(
+            note.starts_with(&start) && note.ends_with(&format!("; {used}")),
+            "expected {start}…; {used}, got {note:?}"
+        );
+    }
+    brain.sync();
+}
+
 // ---------------------------------------------------------------- END
 
 #[test]

@@ -181,19 +181,32 @@ impl Engine {
     }
 
     /// `INFO key value`: the setting `key` names takes the value (see
-    /// [`Settings::apply`]), with what it implies: a new rule rebuilds the board under
-    /// it, a folder moves the log there. Returns a note for the user when the value was
-    /// taken but something it implies failed.
+    /// [`Settings::apply`]: `Err` when it was not taken as sent, saying what is used),
+    /// with what it implies: the board follows the rule in force, a folder moves the log
+    /// there. A `max_memory` too small to promise is set, and reported. Returns a note
+    /// for the user when the value was taken but something it implies failed.
     pub fn apply_info(&mut self, key: &str, value: &str) -> Result<Option<String>, InfoProblem> {
-        if self.settings.apply(key, value)? != Applied::Set {
+        let applied = self.settings.apply(key, value);
+        if key == "rule" {
+            // Also after a problem: the rule in force may be the nearest one to the value.
+            self.set_rule(self.settings.rule);
+        }
+        if applied? != Applied::Set {
             return Ok(None);
         }
         match key {
-            "rule" => {
-                self.set_rule(self.settings.rule);
-                Ok(None)
-            }
             "folder" => Ok(crate::logging::use_info_folder(std::path::Path::new(value))),
+            "max_memory" if (1..MIN_MEMORY).contains(&self.settings.max_memory) => {
+                let reason = format!(
+                    "less than the {} MiB the brain can promise to stay under ({} MiB for \
+                     the process, {} MiB for the smallest hash table)",
+                    MIN_MEMORY >> 20,
+                    PROCESS_MARGIN >> 20,
+                    MIN_TABLE >> 20
+                );
+                let used = "the smallest hash table used".to_string();
+                Err(InfoProblem::not_as_sent(key, value, reason, used))
+            }
             _ => Ok(None),
         }
     }
@@ -601,7 +614,6 @@ fn rebuild(board: &Board, rule: Rule) -> Result<Board, EngineError> {
 /// `max_memory` is known. Always capped so that the rest of the process (tables, stacks,
 /// code: well under 48 MiB) fits in `max_memory` too.
 fn tt_bytes(settings: &Settings, config: &Config) -> usize {
-    const PROCESS_MARGIN: u64 = 48 << 20;
     let default = crate::tt::DEFAULT_TT_BYTES as u64;
     let asked = if settings.hash_size_kb > 0 {
         settings.hash_size_kb.saturating_mul(1024)
@@ -614,8 +626,15 @@ fn tt_bytes(settings: &Settings, config: &Config) -> usize {
         (asked, 0) => (asked, u64::MAX),
         (asked, limit) => (asked, limit.saturating_sub(PROCESS_MARGIN)),
     };
-    wanted.min(cap).max(1 << 20) as usize
+    wanted.min(cap).max(MIN_TABLE) as usize
 }
+
+/// Memory kept for the process beside the hash table under `max_memory`.
+const PROCESS_MARGIN: u64 = 48 << 20;
+/// The smallest hash table.
+const MIN_TABLE: u64 = 1 << 20;
+/// The least `max_memory` the brain can promise to stay under.
+const MIN_MEMORY: u64 = PROCESS_MARGIN + MIN_TABLE;
 
 #[cfg(test)]
 mod tests {
@@ -782,5 +801,15 @@ mod tests {
         assert_eq!(engine.board().unwrap().move_count(), 1);
         assert!(engine.apply_info("max_node", "many").is_err());
         assert_eq!(engine.settings().max_node, None);
+        // A rule read from unusual bits reaches the board too.
+        assert!(engine.apply_info("rule", "9").is_ok());
+        assert!(engine.apply_info("rule", "3").is_err());
+        assert_eq!(engine.board().unwrap().rule(), Rule::Standard);
+        // A memory limit too small to promise is set (the smallest table) and reported.
+        let problem = engine.apply_info("max_memory", "1000").unwrap_err();
+        assert!(problem.to_string().contains("49 MiB"), "{problem}");
+        assert_eq!(engine.settings().max_memory, 1000);
+        assert_eq!(tt_bytes(engine.settings(), &engine.config), 1 << 20);
+        assert_eq!(engine.apply_info("max_memory", "367001600"), Ok(None));
     }
 }

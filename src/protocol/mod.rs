@@ -18,7 +18,7 @@ use crate::eval::Value;
 use crate::search::{SearchEvent, SearchReport};
 use crate::types::Coord;
 use command::{
-    command_word, is_done, looks_like_command, parse_command, parse_coord, parse_stone_line,
+    command_word, is_done, looks_like_command, parse_command, parse_coord, parse_stone_line, quote,
     quote_start, Command, ParseError,
 };
 use output::Output;
@@ -386,13 +386,17 @@ impl<W: Write> Session<W> {
         None
     }
 
-    /// `INFO key value`: the engine's settings read and check the value; a problem, or a
-    /// note on what the value implies, is reported before the next move.
+    /// `INFO key value`: the engine's settings read and check the value; a value not
+    /// taken as sent, or a note on what it implies, is reported before the next move
+    /// (one `MESSAGE` each; a manager that repeats the same INFO gets it once per move).
     fn info(&mut self, key: &str, value: &str) {
-        match self.engine.apply_info(key, value) {
-            Ok(None) => {}
-            Ok(Some(note)) => self.notes.push(note),
-            Err(problem) => self.notes.push(problem.to_string()),
+        let note = match self.engine.apply_info(key, value) {
+            Ok(None) => return,
+            Ok(Some(note)) => note,
+            Err(problem) => problem.describe(quote),
+        };
+        if !self.notes.contains(&note) {
+            self.notes.push(note);
         }
     }
 }
