@@ -144,6 +144,57 @@ fn nothing_is_printed_at_start_up_and_about_is_one_line() {
     brain.expect("OK");
 }
 
+/// The fields of an `ABOUT` line: `key="value"` pairs separated by `, `.
+fn about_fields(brain: &Brain, line: &str) -> Vec<(String, String)> {
+    line.split("\", ")
+        .map(|pair| {
+            let (key, value) = pair
+                .split_once("=\"")
+                .unwrap_or_else(|| brain.fail(&format!("bad ABOUT field {pair:?} in {line:?}")));
+            (key.to_string(), value.trim_end_matches('"').to_string())
+        })
+        .collect()
+}
+
+/// Issue 72: `ABOUT` carried placeholders compiled into the source. The identity has
+/// honest defaults and comes from the `[about]` keys of the configuration file.
+#[test]
+fn about_identity_comes_from_the_config_file() {
+    let mut brain = Brain::spawn();
+    brain.send("ABOUT");
+    let line = brain.line();
+    let fields = about_fields(&brain, &line);
+    let keys: Vec<&str> = fields.iter().map(|(k, _)| k.as_str()).collect();
+    assert_eq!(
+        keys,
+        ["name", "version", "author", "country", "www", "email"],
+        "{line}"
+    );
+    assert_eq!(fields[0].1, "Wuzi");
+    assert_eq!(fields[1].1, env!("CARGO_PKG_VERSION"));
+    assert_eq!(fields[2].1, "Wuzi developers");
+    assert!(
+        !line.contains("example") && !line.contains("invalid"),
+        "{line}"
+    );
+
+    let config = common::temp_config(
+        "about",
+        "[about]\nauthor = Jane \"JD\" Doe\ncountry = Czech Republic\nemail = jane@example.org\n",
+    );
+    let mut brain = Brain::spawn_with_config(Eol::CrLf, Some(&config));
+    brain.send("ABOUT");
+    let line = brain.line();
+    let fields = about_fields(&brain, &line);
+    assert_eq!(fields[0].1, "Wuzi");
+    assert_eq!(fields[2].1, "Jane 'JD' Doe", "{line}");
+    assert_eq!(fields[3].1, "Czech Republic");
+    assert_eq!(fields[5].1, "jane@example.org");
+    brain.send("START 15");
+    brain.expect("OK");
+    let _ = std::fs::remove_file(config);
+}
+
 /// A configuration problem is told as a `MESSAGE`, but never where a manager reads
 /// one line as the reply (c-gomoku-cli reads exactly one line after `ABOUT`, managers
 /// one `OK` after `START`): it comes before the next move, among the search's own

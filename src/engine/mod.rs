@@ -11,12 +11,15 @@
 //! check with a fallback move should a bug choose badly.
 //!
 //! Files: this one (the facade: position commands, move choice, time limits, table
-//! size), `settings` (the `INFO` values), `book_gate`, `swap2`.
+//! size), `settings` (the `INFO` values), `identity` (the `ABOUT` fields), `book_gate`,
+//! `swap2`.
 
 mod book_gate;
+mod identity;
 mod settings;
 mod swap2;
 
+pub use identity::Identity;
 pub use settings::{Applied, InfoProblem, Settings};
 
 use crate::board::{Board, BoardError};
@@ -163,6 +166,11 @@ impl Engine {
             config,
             clock: SystemClock::new(),
         }
+    }
+
+    /// Who the brain is, for `ABOUT` (config `[about]`).
+    pub fn identity(&self) -> Identity {
+        Identity::from_config(&self.config)
     }
 
     /// A problem to tell the user about (configuration warnings), once.

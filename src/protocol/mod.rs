@@ -13,7 +13,7 @@ pub mod command;
 pub mod output;
 pub mod reader;
 
-use crate::engine::{Engine, EngineError, Owner, Swap2Reply};
+use crate::engine::{Engine, EngineError, Identity, Owner, Swap2Reply};
 use crate::eval::Value;
 use crate::search::{SearchEvent, SearchReport};
 use crate::types::Coord;
@@ -195,7 +195,7 @@ impl<W: Write> Session<W> {
                 self.position_block("YXBOARD");
             }
             Command::Swap2Board => self.swap2_block(line),
-            Command::About => self.out.line(&about()),
+            Command::About => self.out.line(&about_line(&self.engine.identity())),
             Command::Stop => {} // nothing to stop now
             Command::Done => self
                 .out
@@ -401,12 +401,30 @@ impl<W: Write> Session<W> {
     }
 }
 
-/// The `ABOUT` line.
-pub fn about() -> String {
-    format!(
-        "name=\"wuzi\", version=\"{}\", author=\"Wuzi team\", country=\"International\", www=\"https://example.invalid/wuzi\", email=\"wuzi@example.invalid\"",
-        env!("CARGO_PKG_VERSION")
-    )
+/// The `ABOUT` line: `name="…", version="…", author="…", country="…", www="…",
+/// email="…"`. Each field is cut to 100 characters, with its double quotes turned into
+/// single ones so that the line still splits into its fields.
+pub fn about_line(id: &Identity) -> String {
+    let fields = [
+        ("name", &id.name),
+        ("version", &id.version),
+        ("author", &id.author),
+        ("country", &id.country),
+        ("www", &id.www),
+        ("email", &id.email),
+    ];
+    let shown: Vec<String> = fields
+        .iter()
+        .map(|(key, value)| {
+            let value: String = value
+                .chars()
+                .take(100)
+                .map(|c| if c == '"' { '\'' } else { c })
+                .collect();
+            format!("{key}=\"{value}\"")
+        })
+        .collect();
+    shown.join(", ")
 }
 
 /// One `MESSAGE` line per finished iteration.
