@@ -12,7 +12,7 @@
 //!
 //! A bad file never stops the engine: a bad line or value keeps the default, an unknown
 //! key is ignored, an unreadable file leaves all defaults; each problem becomes a pending
-//! warning that the protocol layer prints as one `MESSAGE` line at the next command.
+//! warning that the protocol layer prints as one `MESSAGE` line before its next move.
 
 use std::collections::BTreeMap;
 use std::ffi::OsString;
@@ -420,7 +420,7 @@ impl Config {
         }
     }
 
-    /// Records a problem to report at the next command (also for callers that validate
+    /// Records a problem to report before the next move (also for callers that validate
     /// values further, e.g. two keys that contradict each other).
     pub fn add_warning(&self, warning: String) {
         if let Ok(mut warnings) = self.warnings.lock() {

@@ -144,6 +144,85 @@ fn nothing_is_printed_at_start_up_and_about_is_one_line() {
     brain.expect("OK");
 }
 
+/// The fields of an `ABOUT` line: `key="value"` pairs separated by `, `.
+fn about_fields(brain: &Brain, line: &str) -> Vec<(String, String)> {
+    line.split("\", ")
+        .map(|pair| {
+            let (key, value) = pair
+                .split_once("=\"")
+                .unwrap_or_else(|| brain.fail(&format!("bad ABOUT field {pair:?} in {line:?}")));
+            (key.to_string(), value.trim_end_matches('"').to_string())
+        })
+        .collect()
+}
+
+/// Issue 72: `ABOUT` carried placeholders compiled into the source. The identity has
+/// honest defaults and comes from the `[about]` keys of the configuration file.
+#[test]
+fn about_identity_comes_from_the_config_file() {
+    let mut brain = Brain::spawn();
+    brain.send("ABOUT");
+    let line = brain.line();
+    let fields = about_fields(&brain, &line);
+    let keys: Vec<&str> = fields.iter().map(|(k, _)| k.as_str()).collect();
+    assert_eq!(
+        keys,
+        ["name", "version", "author", "country", "www", "email"],
+        "{line}"
+    );
+    assert_eq!(fields[0].1, "Wuzi");
+    assert_eq!(fields[1].1, env!("CARGO_PKG_VERSION"));
+    assert_eq!(fields[2].1, "Wuzi developers");
+    assert!(
+        !line.contains("example") && !line.contains("invalid"),
+        "{line}"
+    );
+
+    let config = common::temp_config(
+        "about",
+        "[about]\nauthor = Jane \"JD\" Doe\ncountry = Czech Republic\nemail = jane@example.org\n",
+    );
+    let mut brain = Brain::spawn_with_config(Eol::CrLf, Some(&config));
+    brain.send("ABOUT");
+    let line = brain.line();
+    let fields = about_fields(&brain, &line);
+    assert_eq!(fields[0].1, "Wuzi");
+    assert_eq!(fields[2].1, "Jane 'JD' Doe", "{line}");
+    assert_eq!(fields[3].1, "Czech Republic");
+    assert_eq!(fields[5].1, "jane@example.org");
+    brain.send("START 15");
+    brain.expect("OK");
+    let _ = std::fs::remove_file(config);
+}
+
+/// A configuration problem is told as a `MESSAGE`, but never where a manager reads
+/// one line as the reply (c-gomoku-cli reads exactly one line after `ABOUT`, managers
+/// one `OK` after `START`): it comes before the next move, among the search's own
+/// `MESSAGE` lines.
+#[test]
+fn config_warnings_wait_for_a_move_reply() {
+    let config = common::temp_config("warning", "no_such.key = 1\n");
+    let mut brain = Brain::spawn_with_config(Eol::Lf, Some(&config));
+    brain.send("ABOUT");
+    let about = brain.line();
+    assert!(about.starts_with("name=\""), "{about:?}");
+    brain.send("START 15");
+    brain.expect("OK");
+    brain.send("INFO timeout_turn 150");
+    brain.send("BEGIN");
+    let first = brain.line();
+    assert!(
+        first.starts_with("MESSAGE config: ") && first.contains("no_such.key"),
+        "{first:?}"
+    );
+    brain.move_within(ms(150) + SLACK);
+    // Told once.
+    brain.send("TURN 0,0");
+    let reply = brain.line_within(ms(150) + SLACK);
+    assert!(!reply.contains("no_such.key"), "{reply:?}");
+    let _ = std::fs::remove_file(config);
+}
+
 // ---------------------------------------------------------------- full games
 
 #[test]
@@ -530,6 +609,71 @@ fn takeback_frees_the_cell_and_rejects_an_empty_one() {
     brain.sync();
 }
 
+/// Checks the brain's move `m` on the referee's position (before it is played): it
+/// takes a five when it has one, and otherwise blocks the opponent's five point.
+fn check_forced_reply(brain: &Brain, referee: &Referee, m: Coord) {
+    let b = &referee.board;
+    let empty: Vec<Coord> = b
+        .positions()
+        .filter(|&p| b.is_empty(p))
+        .map(|p| b.coord(p))
+        .collect();
+    if empty.iter().any(|&e| judge_move(b, e) == Verdict::Win) {
+        if judge_move(b, m) != Verdict::Win {
+            brain.fail(&format!("{m} misses a five"));
+        }
+        return;
+    }
+    let opponent = b.side_to_move().opponent();
+    let threats: Vec<Coord> = empty
+        .into_iter()
+        .filter(|&e| wuzi::rules::is_winning_move(b, b.pos(e).expect("on board"), opponent))
+        .collect();
+    if !threats.is_empty() && !threats.contains(&m) {
+        brain.fail(&format!("{m} does not block the five at {threats:?}"));
+    }
+}
+
+/// Issue 72: `TAKEBACK` of a stone that is not the last move used to answer `OK` and
+/// remove it, leaving an impossible position on which the brain then missed its win.
+/// Only the last move can be taken back; anything else is one `ERROR` and changes
+/// nothing.
+#[test]
+fn takeback_of_a_stone_that_is_not_the_last_is_refused() {
+    let mut brain = Brain::spawn();
+    brain.send("INFO timeout_turn 150");
+    brain.send("START 15");
+    brain.expect("OK");
+    // Black (the brain, to move) 7,7 8,7 7,8; white 8,8 6,6 9,9.
+    let moves = [c(7, 7), c(8, 8), c(8, 7), c(6, 6), c(7, 8), c(9, 9)];
+    let mut referee = Referee::from_moves(15, Rule::Freestyle, &moves);
+    brain.send_position("BOARD", &moves);
+    let m = brain.move_within(ms(150) + SLACK);
+    referee.brain_plays(&brain, m);
+    for older in ["TAKEBACK 9,9", "TAKEBACK 7,7", "TAKEBACK 8,8"] {
+        brain.send(older);
+        brain.expect_rejection(older);
+    }
+    // The position is the same: the game goes on, the brain takes its fives and
+    // blocks the tester's, and wins against a tester that only completes and blocks
+    // fives.
+    let t = referee.tester_move().expect("a move");
+    referee.tester_plays(t);
+    let mut ask = |b: &mut Brain, r: &Referee, last: Option<Coord>| {
+        let m = piskvork_ask(ms(150) + SLACK)(b, r, last);
+        check_forced_reply(b, r, m);
+        m
+    };
+    let end = play_out(&mut brain, &mut referee, Some(t), &mut ask);
+    assert_eq!(end, GameEnd::BrainWon);
+    // The last move (the brain's five) still goes back.
+    let last = referee.board.last_move().map(|p| referee.board.coord(p));
+    let last = last.expect("moves were played");
+    brain.send(&format!("TAKEBACK {},{}", last.x, last.y));
+    brain.expect("OK");
+    brain.sync();
+}
+
 #[test]
 fn play_is_echoed_and_the_stone_stays() {
     let mut brain = Brain::spawn();
@@ -803,6 +947,196 @@ fn malformed_input_is_rejected_and_changes_nothing() {
     brain.sync();
 }
 
+/// Issue 72: commands a manager does not send in that place (`BEGIN` when the brain
+/// has just moved, a `DONE` without a block, a command inside a `BOARD` block) each get
+/// exactly one `ERROR` and change nothing: no second move in a row, and the command
+/// that broke into a block is not carried out. The sequences managers do send still
+/// work around them.
+#[test]
+fn commands_out_of_place_get_one_error_and_change_nothing() {
+    let wait = ms(150) + SLACK;
+    let mut brain = Brain::spawn();
+    brain.send("INFO timeout_turn 150");
+    brain.send("START 15");
+    brain.expect("OK");
+    let mut referee = Referee::new(15, 15, Rule::Freestyle);
+    brain.send("BEGIN");
+    let m = brain.move_within(wait);
+    referee.brain_plays(&brain, m);
+    // Silence after each ERROR: no move follows it.
+    let rejected = |brain: &mut Brain, lines: &[&str]| {
+        brain.send_lines(lines);
+        brain.expect_rejection(&lines.join(" "));
+        brain.expect_silence(ms(400));
+    };
+    rejected(&mut brain, &["BEGIN"]);
+    rejected(&mut brain, &["DONE"]);
+    let t = referee.tester_move().expect("a move");
+    exchange(&mut brain, &mut referee, t, wait);
+    rejected(&mut brain, &["BEGIN"]);
+    // A block broken into by a command: one ERROR for both; the rest of the block (its
+    // stone lines and DONE) is dropped with it. The TURN inside is not played: the
+    // same cell is played for real afterwards.
+    let inside = referee.tester_move().expect("a move");
+    let turn_inside = turn(inside);
+    rejected(&mut brain, &["BOARD", "1,1,1", &turn_inside]);
+    rejected(
+        &mut brain,
+        &["BOARD", "1,1,2", &turn_inside, "2,2,1", "DONE"],
+    );
+    rejected(&mut brain, &["SWAP2BOARD", "7,7", "BEGIN", "DONE"]);
+    rejected(&mut brain, &["YXBOARD", "1,1,1", "ABOUT", "DONE"]);
+    exchange(&mut brain, &mut referee, inside, wait);
+    // What managers send: RESTART then BEGIN (Piskvork), BOARD after START
+    // (GomocupJudge), YXBOARD then BEGIN (Yixin-Board), TAKEBACK then TURN.
+    brain.send("RESTART");
+    brain.expect("OK");
+    brain.send("BEGIN");
+    let m = brain.move_within(wait);
+    let mut referee = Referee::new(15, 15, Rule::Freestyle);
+    referee.brain_plays(&brain, m);
+    brain.send(&format!("TAKEBACK {},{}", m.x, m.y));
+    brain.expect("OK");
+    let mut referee = Referee::new(15, 15, Rule::Freestyle);
+    exchange(&mut brain, &mut referee, c(7, 7), wait);
+    brain.send("START 15");
+    brain.expect("OK");
+    let moves = pos_moves("h8i9");
+    brain.send_position("BOARD", &moves);
+    let m = brain.move_within(wait);
+    Referee::from_moves(15, Rule::Freestyle, &moves).brain_plays(&brain, m);
+    brain.send_position("YXBOARD", &moves);
+    brain.send("BEGIN");
+    let m = brain.move_within(wait);
+    Referee::from_moves(15, Rule::Freestyle, &moves).brain_plays(&brain, m);
+    brain.sync();
+}
+
+/// Issue 72: `UNKNOWN` used to echo the whole input line (a 1 MB junk line drew a
+/// 65,562-character reply, with invalid bytes and a NUL in it). Every line of junk
+/// gets one short reply of printable ASCII that quotes at most a bounded excerpt, and
+/// the game goes on.
+#[test]
+fn junk_lines_get_one_short_printable_reply() {
+    let wait = ms(150) + SLACK;
+    let mut brain = Brain::spawn();
+    brain.send("INFO timeout_turn 150");
+    brain.send("START 15");
+    brain.expect("OK");
+    let mut referee = Referee::new(15, 15, Rule::Freestyle);
+    exchange(&mut brain, &mut referee, c(7, 7), wait);
+    let short_printable = |brain: &Brain, line: &str, after: &str| {
+        let printable = line.bytes().all(|b| (b' '..=b'~').contains(&b));
+        if line.len() > 160 || !printable {
+            brain.fail(&format!(
+                "reply to {after} is {} bytes or not printable ASCII: {:?}",
+                line.len(),
+                &line[..line.len().min(200)]
+            ));
+        }
+    };
+    let mut megabyte = b"JUNK".repeat(1 << 18);
+    megabyte.extend_from_slice(b"\x00\xff\n");
+    let mut long_turn = b"TURN 1,".to_vec();
+    long_turn.extend(std::iter::repeat_n(b'9', 200_000));
+    long_turn.push(b'\n');
+    let emoji = "\u{1F600}".repeat(300);
+    let accented = format!("TURN {}", "é,".repeat(500));
+    let junk: [(&str, &[u8]); 7] = [
+        ("a 1 MB junk line", &megabyte),
+        ("a 200 kB TURN", &long_turn),
+        ("a NUL", b"FOO\x00BAR\n"),
+        ("invalid UTF-8", b"\xff\xfe\xc3\x28 \x80\n"),
+        ("controls in a TURN", b"TURN \x01\x02,\x1b[31m\n"),
+        ("a long word", emoji.as_bytes()),
+        ("a long coordinate", accented.as_bytes()),
+    ];
+    for (what, bytes) in junk {
+        brain.send_raw(bytes);
+        if !bytes.ends_with(b"\n") {
+            brain.send_raw(b"\n");
+        }
+        let line = brain.line();
+        if !(line.starts_with("UNKNOWN ") || line.starts_with("ERROR ")) {
+            brain.fail(&format!(
+                "expected one ERROR/UNKNOWN after {what}, got {line:?}"
+            ));
+        }
+        short_printable(&brain, &line, what);
+        brain.expect_silence(ms(200));
+    }
+    // The same stones are there and the game goes on.
+    let t = referee.tester_move().expect("a move");
+    exchange(&mut brain, &mut referee, t, wait);
+    brain.sync();
+}
+
+/// Issue 72: `INFO` checking was uneven (`thread_num 0` "not a valid number",
+/// `thread_num 1000` clamped without a word, `rule 3/16/17/-1` taken silently,
+/// `max_memory 1000` accepted though it cannot be honoured). One policy now: a value
+/// not taken as sent gets exactly one `MESSAGE INFO key 'value': why; what is used`
+/// before the next move (never an `ERROR`, never a reply to the INFO itself); values
+/// taken as sent and unknown keys stay silent.
+#[test]
+fn info_values_not_taken_as_sent_get_one_message_each() {
+    let mut brain = Brain::spawn();
+    let bad = [
+        ("thread_num", "1000", "64 used"),
+        ("thread_num", "0", "1 used"),
+        ("rule", "3", "standard used"),
+        ("rule", "16", "standard kept"),
+        ("rule", "17", "standard kept"),
+        ("rule", "-1", "standard kept"),
+        ("max_memory", "1000", "the smallest hash table used"),
+        ("timeout_turn", "-5", "30000 kept"),
+        ("timeout_match", "abc", "0 kept"),
+        ("game_type", "9", "1 kept"),
+    ];
+    let mut lines: Vec<String> = bad
+        .iter()
+        .map(|(key, value, _)| format!("INFO {key} {value}"))
+        .collect();
+    lines.extend(
+        [
+            "INFO no_such_key 5",
+            "INFO evaluate 7,7",
+            "INFO pondering 0",
+            "INFO timeout_turn 150",
+            "INFO rule 0",
+        ]
+        .map(String::from),
+    );
+    let refs: Vec<&str> = lines.iter().map(String::as_str).collect();
+    brain.send_lines(&refs);
+    brain.expect_silence(ms(300));
+    // Not before a reply that is read as one line.
+    brain.send("START 15");
+    brain.expect("OK");
+    brain.send("BEGIN");
+    let mut notes = Vec::new();
+    let m = loop {
+        let line = brain.line_within(ms(150) + SLACK);
+        match line.strip_prefix("MESSAGE INFO ") {
+            Some(note) => notes.push(note.to_string()),
+            None if common::is_info_line(&line) => {}
+            None => match parse_move(&line) {
+                Some(m) => break m,
+                None => brain.fail(&format!("expected a move, got {line:?}")),
+            },
+        }
+    };
+    Referee::new(15, 15, Rule::Freestyle).brain_plays(&brain, m);
+    assert_eq!(notes.len(), bad.len(), "{notes:#?}");
+    for ((key, value, used), note) in bad.iter().zip(&notes) {
+        let start = format!("{key} '{value}': ");
+        assert!(
+            note.starts_with(&start) && note.ends_with(&format!("; {used}")),
+            "expected {start}…; {used}, got {note:?}"
+        );
+    }
+    brain.sync();
+}
+
 // ---------------------------------------------------------------- END
 
 #[test]
@@ -841,6 +1175,40 @@ fn end_inside_a_block_exits_silently() {
     brain.expect_silence(ms(100));
     brain.send_lines(&["BOARD", "7,7,1", "END"]);
     brain.expect_exit_within(ms(2000), false);
+}
+
+/// Issue 72: `END` sent in one write with other commands used to discard their replies
+/// (`printf 'ABOUT\nSTART 15\nEND\n' | pbrain-wuzi` printed nothing). The commands
+/// before it are answered in order, then the brain exits; a move it was asked for in
+/// the same burst is not written (END stops its search at once, as it stops one
+/// already running).
+#[test]
+fn end_in_a_burst_answers_the_commands_before_it() {
+    let mut brain = Brain::spawn();
+    brain.send_lines(&["ABOUT", "START 15", "END"]);
+    let about = brain.line();
+    assert!(about.starts_with("name=\""), "{about:?}");
+    brain.expect("OK");
+    brain.expect_exit_within(ms(2000), false);
+
+    let mut brain = Brain::spawn();
+    brain.send_lines(&[
+        "START 15",
+        "TAKEBACK 7,7",
+        "PLAY 7,7",
+        "RESTART",
+        "INFO timeout_turn 30000",
+        "BOARD",
+        "7,7,2",
+        "DONE",
+        "END",
+    ]);
+    brain.expect("OK");
+    brain.expect_rejection("TAKEBACK on an empty board");
+    brain.expect("7,7");
+    brain.expect("OK");
+    let took = brain.expect_exit_within(ms(2000), true);
+    eprintln!("END after BOARD in one burst -> exit in {took:?}");
 }
 
 /// A manager that dies closes the pipe: the brain must not linger.

@@ -11,12 +11,15 @@
 //! check with a fallback move should a bug choose badly.
 //!
 //! Files: this one (the facade: position commands, move choice, time limits, table
-//! size), `settings` (the `INFO` values), `book_gate`, `swap2`.
+//! size), `settings` (the `INFO` values), `identity` (the `ABOUT` fields), `book_gate`,
+//! `swap2`.
 
 mod book_gate;
+mod identity;
 mod settings;
 mod swap2;
 
+pub use identity::Identity;
 pub use settings::{Applied, InfoProblem, Settings};
 
 use crate::board::{Board, BoardError};
@@ -53,8 +56,17 @@ pub enum EngineError {
     },
     /// `TAKEBACK` of a cell without a stone.
     NothingToTakeBack(Coord),
+    /// `TAKEBACK` of a stone that is not the last one played (the stone given).
+    NotTheLastMove {
+        asked: Coord,
+        last: Coord,
+    },
     /// Asked to move on a full board.
     BoardFull,
+    /// `BEGIN` or `PLAY` while the opponent is to move (the brain has just moved).
+    OpponentToMove,
+    /// `TURN` while the brain is to move (it has not answered the last `TURN` yet).
+    BrainToMove,
     /// A `SWAP2BOARD` with a stone count other than 0, 3 or 5.
     BadSwap2Count(usize),
     /// A bug the engine could not cover (it is logged too).
@@ -71,7 +83,19 @@ impl fmt::Display for EngineError {
                 "impossible position: {own} own and {opponent} opponent stones (own must equal opponent or be one fewer)"
             ),
             EngineError::NothingToTakeBack(c) => write!(f, "no stone at {c} to take back"),
+            EngineError::NotTheLastMove { asked, last } => write!(
+                f,
+                "cannot take back {asked}: only the last move ({last}) can be taken back"
+            ),
             EngineError::BoardFull => write!(f, "the board is full"),
+            EngineError::OpponentToMove => write!(
+                f,
+                "not the brain's turn: the opponent is to move (send TURN x,y)"
+            ),
+            EngineError::BrainToMove => write!(
+                f,
+                "not the opponent's turn: the brain is to move (send BEGIN to ask for its move)"
+            ),
             EngineError::BadSwap2Count(n) => write!(f, "SWAP2BOARD needs 0, 3 or 5 stones, got {n}"),
             EngineError::Internal(what) => write!(f, "internal error: {what}"),
         }
@@ -96,6 +120,9 @@ pub enum Swap2Reply {
 pub struct Engine {
     settings: Settings,
     board: Option<Board>,
+    /// The colour the brain plays, once the commands tell it (`BEGIN`, `TURN`, `PLAY`,
+    /// `BOARD`); `None` after `START`, `TAKEBACK` or a position set without a move.
+    own: Option<Color>,
     search: search::SearchState,
     config: Config,
     time_params: TimeParams,
@@ -130,6 +157,7 @@ impl Engine {
         Engine {
             settings,
             board: None,
+            own: None,
             search: search::SearchState::new(),
             time_params: TimeParams::from_config(&config),
             search_options: search::SearchOptions::from_config(&config),
@@ -138,6 +166,11 @@ impl Engine {
             config,
             clock: SystemClock::new(),
         }
+    }
+
+    /// Who the brain is, for `ABOUT` (config `[about]`).
+    pub fn identity(&self) -> Identity {
+        Identity::from_config(&self.config)
     }
 
     /// A problem to tell the user about (configuration warnings), once.
@@ -156,19 +189,32 @@ impl Engine {
     }
 
     /// `INFO key value`: the setting `key` names takes the value (see
-    /// [`Settings::apply`]), with what it implies: a new rule rebuilds the board under
-    /// it, a folder moves the log there. Returns a note for the user when the value was
-    /// taken but something it implies failed.
+    /// [`Settings::apply`]: `Err` when it was not taken as sent, saying what is used),
+    /// with what it implies: the board follows the rule in force, a folder moves the log
+    /// there. A `max_memory` too small to promise is set, and reported. Returns a note
+    /// for the user when the value was taken but something it implies failed.
     pub fn apply_info(&mut self, key: &str, value: &str) -> Result<Option<String>, InfoProblem> {
-        if self.settings.apply(key, value)? != Applied::Set {
+        let applied = self.settings.apply(key, value);
+        if key == "rule" {
+            // Also after a problem: the rule in force may be the nearest one to the value.
+            self.set_rule(self.settings.rule);
+        }
+        if applied? != Applied::Set {
             return Ok(None);
         }
         match key {
-            "rule" => {
-                self.set_rule(self.settings.rule);
-                Ok(None)
-            }
             "folder" => Ok(crate::logging::use_info_folder(std::path::Path::new(value))),
+            "max_memory" if (1..MIN_MEMORY).contains(&self.settings.max_memory) => {
+                let reason = format!(
+                    "less than the {} MiB the brain can promise to stay under ({} MiB for \
+                     the process, {} MiB for the smallest hash table)",
+                    MIN_MEMORY >> 20,
+                    PROCESS_MARGIN >> 20,
+                    MIN_TABLE >> 20
+                );
+                let used = "the smallest hash table used".to_string();
+                Err(InfoProblem::not_as_sent(key, value, reason, used))
+            }
             _ => Ok(None),
         }
     }
@@ -183,7 +229,7 @@ impl Engine {
         self.settings.rule = rule;
         if let Some(old) = &self.board {
             if old.rule() != rule {
-                if let Ok(rebuilt) = rebuild(old, rule, None) {
+                if let Ok(rebuilt) = rebuild(old, rule) {
                     self.board = Some(rebuilt);
                 }
             }
@@ -194,6 +240,7 @@ impl Engine {
     pub fn start(&mut self, width: usize, height: usize) -> Result<(), EngineError> {
         let board = Board::new(width, height, self.settings.rule)?;
         self.board = Some(board);
+        self.own = None;
         self.search.new_game();
         // The table is made now if it is missing: START is off the move's clock.
         self.search
@@ -211,11 +258,52 @@ impl Engine {
         self.start(w, h)
     }
 
-    /// Plays a stone for the side to move (the opponent's `TURN`, an imposed `PLAY`, or
-    /// our own chosen move).
+    /// Plays a stone for the side to move, whoever that is (our own chosen move; tools
+    /// and tests setting up a game). The protocol's moves go through [`Self::begin`],
+    /// [`Self::opponent_plays`] and [`Self::impose`], which check whose turn it is.
     pub fn play(&mut self, c: Coord) -> Result<(), EngineError> {
         let board = self.board.as_mut().ok_or(EngineError::NoBoard)?;
         board.play(c)?;
+        Ok(())
+    }
+
+    /// The side to move, if it may be the brain: `Err` when the brain is known to play
+    /// the other colour.
+    fn brain_to_move(&self) -> Result<Color, EngineError> {
+        let board = self.board.as_ref().ok_or(EngineError::NoBoard)?;
+        let to_move = board.side_to_move();
+        match self.own {
+            Some(own) if own != to_move => Err(EngineError::OpponentToMove),
+            _ => Ok(to_move),
+        }
+    }
+
+    /// `BEGIN`: the brain is to move next (on an empty board, or on a position set
+    /// without a move, as Yixin-Board does). Refused when the brain has just moved: a
+    /// second move in a row would play the opponent's stone.
+    pub fn begin(&mut self) -> Result<(), EngineError> {
+        self.own = Some(self.brain_to_move()?);
+        Ok(())
+    }
+
+    /// `PLAY x,y`: the brain's own move, imposed by the manager.
+    pub fn impose(&mut self, c: Coord) -> Result<(), EngineError> {
+        let own = self.brain_to_move()?;
+        self.play(c)?;
+        self.own = Some(own);
+        Ok(())
+    }
+
+    /// `TURN x,y`: the opponent's move. Refused while the brain is to move (it would be
+    /// the opponent's second move in a row).
+    pub fn opponent_plays(&mut self, c: Coord) -> Result<(), EngineError> {
+        let board = self.board.as_ref().ok_or(EngineError::NoBoard)?;
+        let opponent = board.side_to_move();
+        if self.own == Some(opponent) {
+            return Err(EngineError::BrainToMove);
+        }
+        self.play(c)?;
+        self.own = Some(opponent.opponent());
         Ok(())
     }
 
@@ -248,24 +336,42 @@ impl Engine {
             board.place(p, color);
         }
         self.board = Some(board);
+        self.own = Some(own_color);
         Ok(())
     }
 
-    /// `TAKEBACK x,y`: removes that stone (normally the last one played).
+    /// `YXBOARD`: [`Self::set_position`] without asking for a move: what comes next may
+    /// be `BEGIN`, a `TURN` or an analysis, so the brain's colour is left open.
+    pub fn set_analysis_position(&mut self, stones: &[(Coord, Owner)]) -> Result<(), EngineError> {
+        self.set_position(stones)?;
+        self.own = None;
+        Ok(())
+    }
+
+    /// `TAKEBACK x,y`: removes that stone, which must be the last one played (or the
+    /// last of a `BOARD` position). Managers undo move by move from the last; removing
+    /// an older stone would leave a position no game reaches (a colour two stones
+    /// behind), so it is refused.
     pub fn takeback(&mut self, c: Coord) -> Result<(), EngineError> {
         let board = self.board.as_mut().ok_or(EngineError::NoBoard)?;
         let p = board.pos(c).ok_or(BoardError::OffBoard(c))?;
         if board.is_empty(p) {
             return Err(EngineError::NothingToTakeBack(c));
         }
-        if board.last_move() == Some(p) {
-            board.undo();
-        } else {
-            // An older stone: rebuild the position without it, keeping the order.
-            let rebuilt = rebuild(board, board.rule(), Some(p))?;
-            *board = rebuilt;
+        match board.last_move() {
+            Some(last) if last == p => {
+                board.undo();
+                // Managers undo one move or two (a human's and the brain's), then ask
+                // for a move or give the opponent's: either may come next.
+                self.own = None;
+                Ok(())
+            }
+            Some(last) => Err(EngineError::NotTheLastMove {
+                asked: c,
+                last: board.coord(last),
+            }),
+            None => Err(EngineError::NothingToTakeBack(c)),
         }
-        Ok(())
     }
 
     /// Chooses our move in the position and plays it: the reply to `BEGIN`, `TURN` and
@@ -498,18 +604,11 @@ fn load_books(config: &Config) -> Vec<Book> {
     books
 }
 
-/// `board` rebuilt under `rule`, optionally without the stone at `skip`, stones placed in
-/// their original order with their original colours.
-fn rebuild(
-    board: &Board,
-    rule: Rule,
-    skip: Option<crate::board::Pos>,
-) -> Result<Board, EngineError> {
+/// `board` rebuilt under `rule`, stones placed in their original order with their
+/// original colours.
+fn rebuild(board: &Board, rule: Rule) -> Result<Board, EngineError> {
     let mut fresh = Board::new(board.width(), board.height(), rule)?;
     for &p in board.history() {
-        if Some(p) == skip {
-            continue;
-        }
         let c = board.coord(p);
         let color = board.stone_at(c).unwrap_or(Color::Black);
         // Same geometry, so the cell index is the same.
@@ -523,7 +622,6 @@ fn rebuild(
 /// `max_memory` is known. Always capped so that the rest of the process (tables, stacks,
 /// code: well under 48 MiB) fits in `max_memory` too.
 fn tt_bytes(settings: &Settings, config: &Config) -> usize {
-    const PROCESS_MARGIN: u64 = 48 << 20;
     let default = crate::tt::DEFAULT_TT_BYTES as u64;
     let asked = if settings.hash_size_kb > 0 {
         settings.hash_size_kb.saturating_mul(1024)
@@ -536,8 +634,15 @@ fn tt_bytes(settings: &Settings, config: &Config) -> usize {
         (asked, 0) => (asked, u64::MAX),
         (asked, limit) => (asked, limit.saturating_sub(PROCESS_MARGIN)),
     };
-    wanted.min(cap).max(1 << 20) as usize
+    wanted.min(cap).max(MIN_TABLE) as usize
 }
+
+/// Memory kept for the process beside the hash table under `max_memory`.
+const PROCESS_MARGIN: u64 = 48 << 20;
+/// The smallest hash table.
+const MIN_TABLE: u64 = 1 << 20;
+/// The least `max_memory` the brain can promise to stay under.
+const MIN_MEMORY: u64 = PROCESS_MARGIN + MIN_TABLE;
 
 #[cfg(test)]
 mod tests {
@@ -602,6 +707,54 @@ mod tests {
     }
 
     #[test]
+    fn only_the_last_move_can_be_taken_back() {
+        let mut engine = Engine::new();
+        engine.start(15, 15).unwrap();
+        for (x, y) in [(7, 7), (8, 8), (6, 7)] {
+            engine.play(Coord::new(x, y)).unwrap();
+        }
+        let before = engine.board().unwrap().hash();
+        assert_eq!(
+            engine.takeback(Coord::new(8, 8)),
+            Err(EngineError::NotTheLastMove {
+                asked: Coord::new(8, 8),
+                last: Coord::new(6, 7)
+            })
+        );
+        assert_eq!(engine.board().unwrap().hash(), before);
+        assert_eq!(engine.takeback(Coord::new(6, 7)), Ok(()));
+        assert_eq!(engine.takeback(Coord::new(8, 8)), Ok(()));
+        let board = engine.board().unwrap();
+        assert_eq!(board.move_count(), 1);
+        assert_eq!(board.side_to_move(), Color::White);
+    }
+
+    #[test]
+    fn moves_out_of_turn_are_refused() {
+        let mut engine = Engine::new();
+        assert_eq!(engine.begin(), Err(EngineError::NoBoard));
+        engine.start(15, 15).unwrap();
+        engine.begin().unwrap();
+        engine.play(Coord::new(7, 7)).unwrap(); // the brain's move
+        assert_eq!(engine.begin(), Err(EngineError::OpponentToMove));
+        assert_eq!(
+            engine.impose(Coord::new(1, 1)),
+            Err(EngineError::OpponentToMove)
+        );
+        engine.opponent_plays(Coord::new(8, 8)).unwrap();
+        assert_eq!(
+            engine.opponent_plays(Coord::new(9, 9)),
+            Err(EngineError::BrainToMove)
+        );
+        assert_eq!(engine.board().unwrap().move_count(), 2);
+        // After a takeback either side may come next.
+        engine.takeback(Coord::new(8, 8)).unwrap();
+        engine.opponent_plays(Coord::new(8, 8)).unwrap();
+        engine.takeback(Coord::new(8, 8)).unwrap();
+        engine.begin().unwrap();
+    }
+
+    #[test]
     fn a_rule_change_keeps_the_stones() {
         let mut engine = Engine::new();
         engine.start(15, 15).unwrap();
@@ -656,5 +809,15 @@ mod tests {
         assert_eq!(engine.board().unwrap().move_count(), 1);
         assert!(engine.apply_info("max_node", "many").is_err());
         assert_eq!(engine.settings().max_node, None);
+        // A rule read from unusual bits reaches the board too.
+        assert!(engine.apply_info("rule", "9").is_ok());
+        assert!(engine.apply_info("rule", "3").is_err());
+        assert_eq!(engine.board().unwrap().rule(), Rule::Standard);
+        // A memory limit too small to promise is set (the smallest table) and reported.
+        let problem = engine.apply_info("max_memory", "1000").unwrap_err();
+        assert!(problem.to_string().contains("49 MiB"), "{problem}");
+        assert_eq!(engine.settings().max_memory, 1000);
+        assert_eq!(tt_bytes(engine.settings(), &engine.config), 1 << 20);
+        assert_eq!(engine.apply_info("max_memory", "367001600"), Ok(None));
     }
 }

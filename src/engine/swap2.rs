@@ -60,6 +60,8 @@ impl Engine {
             }
         }
         self.board = Some(placed);
+        // The colours are settled by the manager's next command (a swap or a move).
+        self.own = None;
         Ok(reply)
     }
 

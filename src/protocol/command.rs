@@ -46,17 +46,49 @@ pub enum ParseError {
     ExtraArguments(String),
 }
 
+/// At most this many characters of the input are quoted in a reply.
+pub const MAX_QUOTED_CHARS: usize = 64;
+
+/// `text` as a reply quotes it, in single quotes: printable ASCII only (any other
+/// character, a NUL or a byte that was not UTF-8 shows as `?`), at most
+/// [`MAX_QUOTED_CHARS`] characters; a longer text is cut, marked `...` and followed by
+/// its length. A reply stays one short line whatever the input was.
+pub fn quote(text: &str) -> String {
+    if text.chars().nth(MAX_QUOTED_CHARS).is_some() {
+        format!("{} ({} bytes)", quote_start(text), text.len())
+    } else {
+        format!("'{}'", printable(text))
+    }
+}
+
+/// The start of `text` (the kept part of a line cut by the reader), quoted as
+/// [`quote`] does, with `...` for the rest.
+pub fn quote_start(text: &str) -> String {
+    let start: String = text.chars().take(MAX_QUOTED_CHARS).collect();
+    format!("'{}...'", printable(&start))
+}
+
+fn printable(text: &str) -> String {
+    text.chars()
+        .map(|c| if (' '..='~').contains(&c) { c } else { '?' })
+        .collect()
+}
+
 impl fmt::Display for ParseError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            ParseError::Unknown(word) => write!(f, "unknown command '{word}'"),
+            ParseError::Unknown(word) => write!(f, "unknown command {}", quote(word)),
             ParseError::MissingArgument(what) => write!(f, "missing argument: {what}"),
-            ParseError::BadNumber(s) => write!(f, "not a valid number: '{s}'"),
-            ParseError::BadCoordinate(s) => write!(f, "not a valid coordinate 'x,y': '{s}'"),
-            ParseError::BadStoneLine(s) => {
-                write!(f, "not a valid stone line 'x,y,f' (f = 1, 2 or 3): '{s}'")
+            ParseError::BadNumber(s) => write!(f, "not a valid number: {}", quote(s)),
+            ParseError::BadCoordinate(s) => {
+                write!(f, "not a valid coordinate 'x,y': {}", quote(s))
             }
-            ParseError::ExtraArguments(s) => write!(f, "unexpected arguments: '{s}'"),
+            ParseError::BadStoneLine(s) => write!(
+                f,
+                "not a valid stone line 'x,y,f' (f = 1, 2 or 3): {}",
+                quote(s)
+            ),
+            ParseError::ExtraArguments(s) => write!(f, "unexpected arguments: {}", quote(s)),
         }
     }
 }
@@ -123,6 +155,14 @@ pub fn parse_command(line: &str) -> Result<Command, ParseError> {
         "DONE" => Ok(Command::Done),
         _ => Err(ParseError::Unknown(word.to_string())),
     }
+}
+
+/// The command word of a line that [`looks_like_command`], in upper case.
+pub fn command_word(line: &str) -> String {
+    line.split_whitespace()
+        .next()
+        .unwrap_or("")
+        .to_ascii_uppercase()
 }
 
 /// Whether a line inside a `BOARD` block is the `DONE` that ends it.
@@ -248,6 +288,20 @@ mod tests {
     }
 
     #[test]
+    fn quoted_input_is_short_printable_ascii() {
+        assert_eq!(quote("FOO"), "'FOO'");
+        assert_eq!(quote("a\0b\u{fffd}\u{7f}é"), "'a?b???'");
+        let long = "x".repeat(100_000);
+        let quoted = quote(&long);
+        assert_eq!(quoted, format!("'{}...' (100000 bytes)", "x".repeat(64)));
+        let exact = "y".repeat(MAX_QUOTED_CHARS);
+        assert_eq!(quote(&exact), format!("'{exact}'"));
+        assert_eq!(quote_start("ab\ncd"), "'ab?cd...'");
+        let error = parse_command(&format!("TURN {long}")).unwrap_err();
+        assert!(error.to_string().len() < 120, "{error}");
+    }
+
+    #[test]
     fn a_bare_info_is_an_info_with_an_empty_key() {
         assert_eq!(
             parse_command("INFO"),
@@ -271,5 +325,6 @@ mod tests {
         assert!(!looks_like_command("1,1,1"));
         assert!(!looks_like_command("x,y,z"));
         assert!(!looks_like_command("a,1,1"));
+        assert_eq!(command_word("  turn 1,1"), "TURN");
     }
 }

@@ -3,20 +3,26 @@
 //! The loop turns each input line into a command, calls the engine facade and writes
 //! the reply. A malformed or impossible command gets exactly one `ERROR …` (or
 //! `UNKNOWN …`) line and leaves the engine as it was. Nothing is written at start-up.
+//!
+//! Notes for the user (configuration warnings, `INFO` problems) wait for the next reply
+//! that is a move, and go out just before it: managers read `MESSAGE` lines there, as
+//! the search writes its own, whereas some read exactly one line as the reply to
+//! `ABOUT` or `START`.
 
 pub mod command;
 pub mod output;
 pub mod reader;
 
-use crate::engine::{Engine, EngineError, Owner, Swap2Reply};
+use crate::engine::{Engine, EngineError, Identity, Owner, Swap2Reply};
 use crate::eval::Value;
 use crate::search::{SearchEvent, SearchReport};
 use crate::types::Coord;
 use command::{
-    is_done, looks_like_command, parse_command, parse_coord, parse_stone_line, Command, ParseError,
+    command_word, is_done, looks_like_command, parse_command, parse_coord, parse_stone_line, quote,
+    quote_start, Command, ParseError,
 };
 use output::Output;
-use reader::{Line, Signals};
+use reader::{Line, Signals, MAX_LINE_BYTES};
 use std::collections::VecDeque;
 use std::io::{Read, Write};
 use std::panic::{catch_unwind, AssertUnwindSafe};
@@ -30,11 +36,12 @@ pub fn run<R: Read + Send + 'static, W: Write>(engine: Engine, input: R, output:
     let lines = reader::spawn(input, Arc::clone(&signals));
     let mut session = Session {
         engine,
-        out: Output::new(output, Arc::clone(&signals)),
+        out: Output::new(output),
         signals,
         lines,
         replay: VecDeque::new(),
         notes: Vec::new(),
+        in_abandoned_block: false,
     };
     session.run();
 }
@@ -46,34 +53,71 @@ struct Session<W: Write> {
     lines: Receiver<Line>,
     /// Lines to process again (a command that interrupted a block).
     replay: VecDeque<Line>,
-    /// Problems found in `INFO` values, reported as `MESSAGE` before the next reply
+    /// Problems found in `INFO` values, reported as `MESSAGE` before the next move
     /// (managers do not read replies to `INFO`).
     notes: Vec<String>,
+    /// A block was abandoned (a command came before its `DONE`): its remaining data
+    /// lines and its `DONE` are dropped without a word, up to the next command.
+    in_abandoned_block: bool,
 }
 
 impl<W: Write> Session<W> {
     fn run(&mut self) {
         while let Some(line) = self.next_line() {
-            if line.text.trim().is_empty() {
+            if line.text.trim().is_empty() || self.skip_abandoned(&line.text) {
+                continue;
+            }
+            if line.is_cut() {
+                if self.cut_line(&line) {
+                    return;
+                }
                 continue;
             }
             match parse_command(&line.text) {
                 Ok(Command::End) => return,
                 Ok(Command::Info { key, value }) => self.info(&key, &value),
-                Ok(cmd) => {
-                    self.flush_notes();
-                    self.handle_guarded(cmd, &line);
-                }
-                Err(e) => {
-                    self.flush_notes();
-                    self.reject(&e);
-                }
-            }
-            if self.signals.end.load(Ordering::SeqCst) && self.replay.is_empty() {
-                // END was read while we worked: quit without writing more.
-                return;
+                Ok(cmd) => self.handle_guarded(cmd, &line),
+                Err(e) => self.reject(&e),
             }
         }
+    }
+
+    /// Whether `END` has been read (the reader sees it at once, however many commands
+    /// are queued before it). The commands before it are still answered in order, but
+    /// a search it stopped writes nothing: the manager is about to kill the process and
+    /// no longer waits for a move.
+    fn end_read(&self) -> bool {
+        self.signals.end.load(Ordering::SeqCst)
+    }
+
+    /// A line over the reader's limit, of which only the start was kept, is never
+    /// carried out: one short reply (a note for an `INFO`, which gets no reply). Returns
+    /// whether it was `END`, which still ends the session.
+    fn cut_line(&mut self, line: &Line) -> bool {
+        let problem = format!(
+            "a line of {} bytes (over the limit of {MAX_LINE_BYTES}) ignored: {}",
+            line.bytes,
+            quote_start(&line.text)
+        );
+        match parse_command(&line.text) {
+            Ok(Command::End) => return true,
+            Ok(Command::Info { .. }) => self.notes.push(problem),
+            Err(e) if e.is_unknown() => self.out.line(&format!("UNKNOWN {problem}")),
+            _ => self.out.error(&problem),
+        }
+        false
+    }
+
+    /// Whether `text` is the rest of an abandoned block (see `in_abandoned_block`).
+    fn skip_abandoned(&mut self, text: &str) -> bool {
+        if !self.in_abandoned_block {
+            return false;
+        }
+        if !looks_like_command(text) {
+            return true;
+        }
+        self.in_abandoned_block = false;
+        is_done(text)
     }
 
     fn next_line(&mut self) -> Option<Line> {
@@ -88,6 +132,7 @@ impl<W: Write> Session<W> {
         }
     }
 
+    /// Writes the pending notes; called only right before a search, whose reply is a move.
     fn flush_notes(&mut self) {
         if let Some(notice) = self.engine.take_notice() {
             self.notes.push(notice);
@@ -125,12 +170,15 @@ impl<W: Write> Session<W> {
             }
             // Normally on an empty board; Yixin-Board also sends it after `YXBOARD` to
             // ask for a move on that position: either way we move for the side to move.
-            Command::Begin => self.move_reply(line),
-            Command::Turn(c) => match self.engine.play(c) {
+            Command::Begin => match self.engine.begin() {
                 Ok(()) => self.move_reply(line),
                 Err(e) => self.out.error(&e.to_string()),
             },
-            Command::Play(c) => match self.engine.play(c) {
+            Command::Turn(c) => match self.engine.opponent_plays(c) {
+                Ok(()) => self.move_reply(line),
+                Err(e) => self.out.error(&e.to_string()),
+            },
+            Command::Play(c) => match self.engine.impose(c) {
                 Ok(()) => self.out.line(&format!("{},{}", c.x, c.y)),
                 Err(e) => self.out.error(&e.to_string()),
             },
@@ -139,16 +187,19 @@ impl<W: Write> Session<W> {
                 self.reply_ok(result);
             }
             Command::Board => {
-                if self.position_block() {
+                if self.position_block("BOARD") {
                     self.move_reply(line);
                 }
             }
             Command::YxBoard => {
-                self.position_block();
+                self.position_block("YXBOARD");
             }
             Command::Swap2Board => self.swap2_block(line),
-            Command::About => self.out.line(&about()),
-            Command::Stop | Command::Done => {} // nothing to stop or finish now
+            Command::About => self.out.line(&about_line(&self.engine.identity())),
+            Command::Stop => {} // nothing to stop now
+            Command::Done => self
+                .out
+                .error("DONE without a BOARD, YXBOARD or SWAP2BOARD block to end"),
             Command::YxShowForbid => match self.engine.forbidden_points() {
                 Ok(points) => {
                     let list: String = points
@@ -186,6 +237,9 @@ impl<W: Write> Session<W> {
         let analysed = self.search(line, |engine, stop, report| {
             engine.analyse(lines, line.read_at, stop, report)
         });
+        if self.end_read() {
+            return;
+        }
         match analysed {
             Ok(c) => self.out.line(&format!("{},{}", c.x, c.y)),
             Err(e) => self.out.error(&e.to_string()),
@@ -198,6 +252,9 @@ impl<W: Write> Session<W> {
         let chosen = self.search(line, |engine, stop, report| {
             engine.choose_move(line.read_at, stop, report)
         });
+        if self.end_read() {
+            return;
+        }
         match chosen {
             Ok(c) => self.out.line(&format!("{},{}", c.x, c.y)),
             Err(e) => self.out.error(&e.to_string()),
@@ -206,7 +263,7 @@ impl<W: Write> Session<W> {
 
     /// Runs a search of the engine for the command read as `line`, with the stop flag
     /// armed for it, printing what the search reports as it goes (realtime lines when
-    /// `show_detail` asks).
+    /// `show_detail` asks) until `END` is read.
     fn search(
         &mut self,
         line: &Line,
@@ -216,24 +273,24 @@ impl<W: Write> Session<W> {
             &mut dyn FnMut(&SearchEvent),
         ) -> Result<Coord, EngineError>,
     ) -> Result<Coord, EngineError> {
+        self.flush_notes();
         self.signals.arm_for(line.stops_before);
         let realtime = self.engine.settings().show_detail;
         let out = &mut self.out;
         let stop = &self.signals.stop;
+        let end = &self.signals.end;
         search(&mut self.engine, stop, &mut |event: &SearchEvent| {
-            report_event(out, event, realtime)
+            if !end.load(Ordering::SeqCst) {
+                report_event(out, event, realtime)
+            }
         })
     }
 
-    /// Reads a `BOARD`/`YXBOARD` block and sets the position. Returns whether it did;
-    /// on any problem one `ERROR` is written and the position is unchanged.
-    fn position_block(&mut self) -> bool {
-        let lines = match self.read_block() {
-            Some(lines) => lines,
-            None => {
-                self.out.error("position block interrupted before DONE");
-                return false;
-            }
+    /// Reads a `BOARD`/`YXBOARD` block (`name`) and sets the position. Returns whether
+    /// it did; on any problem one `ERROR` is written and the position is unchanged.
+    fn position_block(&mut self, name: &str) -> bool {
+        let Some(lines) = self.read_block(name) else {
+            return false;
         };
         let mut stones = Vec::with_capacity(lines.len());
         for text in &lines {
@@ -247,7 +304,12 @@ impl<W: Write> Session<W> {
                 }
             }
         }
-        match self.engine.set_position(&stones) {
+        let set = if name == "YXBOARD" {
+            self.engine.set_analysis_position(&stones)
+        } else {
+            self.engine.set_position(&stones)
+        };
+        match set {
             Ok(()) => true,
             Err(e) => {
                 self.out.error(&e.to_string());
@@ -257,8 +319,7 @@ impl<W: Write> Session<W> {
     }
 
     fn swap2_block(&mut self, line: &Line) {
-        let Some(lines) = self.read_block() else {
-            self.out.error("SWAP2BOARD block interrupted before DONE");
+        let Some(lines) = self.read_block("SWAP2BOARD") else {
             return;
         };
         let mut stones = Vec::new();
@@ -271,8 +332,13 @@ impl<W: Write> Session<W> {
                 }
             }
         }
+        self.flush_notes();
         self.signals.arm_for(line.stops_before);
-        match self.engine.swap2(&stones, line.read_at, &self.signals.stop) {
+        let reply = self.engine.swap2(&stones, line.read_at, &self.signals.stop);
+        if self.end_read() {
+            return;
+        }
+        match reply {
             Ok(Swap2Reply::Swap) => self.out.line("SWAP"),
             Ok(Swap2Reply::Place(moves)) => {
                 let text: Vec<String> = moves.iter().map(|c| format!("{},{}", c.x, c.y)).collect();
@@ -282,20 +348,37 @@ impl<W: Write> Session<W> {
         }
     }
 
-    /// The data lines of a block up to `DONE`, or `None` if input ended or a command
-    /// interrupted it (that command is then processed next).
-    fn read_block(&mut self) -> Option<Vec<String>> {
+    /// The data lines of the block `name` up to `DONE`, or `None` when it did not end
+    /// so. A command before `DONE` abandons the block as a whole: one `ERROR`, and
+    /// neither the block nor that command is carried out (a manager that sends it has
+    /// lost track of the exchange; playing the command would answer a question it did
+    /// not mean to ask). `END` ends the block silently and is processed next; at the end
+    /// of input nobody is left to answer.
+    fn read_block(&mut self, name: &str) -> Option<Vec<String>> {
         let mut lines = Vec::new();
         while let Some(line) = self.next_line() {
             let text = line.text.trim();
             if text.is_empty() {
                 continue;
             }
+            if line.is_cut() {
+                // Bad data of the block, named by its length in the block's ERROR.
+                lines.push(format!("(a line of {} bytes)", line.bytes));
+                continue;
+            }
             if is_done(text) {
                 return Some(lines);
             }
             if looks_like_command(text) {
-                self.replay.push_back(line);
+                if parse_command(text) == Ok(Command::End) {
+                    self.replay.push_back(line);
+                } else {
+                    self.out.error(&format!(
+                        "{name} abandoned: {} came before DONE; neither is carried out",
+                        command_word(text)
+                    ));
+                    self.in_abandoned_block = true;
+                }
                 return None;
             }
             lines.push(text.to_string());
@@ -303,23 +386,45 @@ impl<W: Write> Session<W> {
         None
     }
 
-    /// `INFO key value`: the engine's settings read and check the value; a problem, or a
-    /// note on what the value implies, is reported before the next reply.
+    /// `INFO key value`: the engine's settings read and check the value; a value not
+    /// taken as sent, or a note on what it implies, is reported before the next move
+    /// (one `MESSAGE` each; a manager that repeats the same INFO gets it once per move).
     fn info(&mut self, key: &str, value: &str) {
-        match self.engine.apply_info(key, value) {
-            Ok(None) => {}
-            Ok(Some(note)) => self.notes.push(note),
-            Err(problem) => self.notes.push(problem.to_string()),
+        let note = match self.engine.apply_info(key, value) {
+            Ok(None) => return,
+            Ok(Some(note)) => note,
+            Err(problem) => problem.describe(quote),
+        };
+        if !self.notes.contains(&note) {
+            self.notes.push(note);
         }
     }
 }
 
-/// The `ABOUT` line.
-pub fn about() -> String {
-    format!(
-        "name=\"wuzi\", version=\"{}\", author=\"Wuzi team\", country=\"International\", www=\"https://example.invalid/wuzi\", email=\"wuzi@example.invalid\"",
-        env!("CARGO_PKG_VERSION")
-    )
+/// The `ABOUT` line: `name="…", version="…", author="…", country="…", www="…",
+/// email="…"`. Each field is cut to 100 characters, with its double quotes turned into
+/// single ones so that the line still splits into its fields.
+pub fn about_line(id: &Identity) -> String {
+    let fields = [
+        ("name", &id.name),
+        ("version", &id.version),
+        ("author", &id.author),
+        ("country", &id.country),
+        ("www", &id.www),
+        ("email", &id.email),
+    ];
+    let shown: Vec<String> = fields
+        .iter()
+        .map(|(key, value)| {
+            let value: String = value
+                .chars()
+                .take(100)
+                .map(|c| if c == '"' { '\'' } else { c })
+                .collect();
+            format!("{key}=\"{value}\"")
+        })
+        .collect();
+    shown.join(", ")
 }
 
 /// One `MESSAGE` line per finished iteration.

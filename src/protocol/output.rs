@@ -3,37 +3,25 @@
 //! Each reply line goes out in a single `write_all` of the complete line followed by a
 //! flush: some managers (qpiskvork) split replies at whatever each pipe read returns, so
 //! a line written piece by piece can be read as two broken replies.
-//!
-//! Once `END` has been read nothing more is written, whatever the loop was doing (a
-//! search, a half-read block): the manager is about to kill the process.
 
-use super::reader::Signals;
 use std::io::Write;
-use std::sync::atomic::Ordering;
-use std::sync::Arc;
 
 pub struct Output<W: Write> {
     out: W,
-    signals: Arc<Signals>,
 }
 
 impl<W: Write> Output<W> {
-    pub fn new(out: W, signals: Arc<Signals>) -> Output<W> {
-        Output { out, signals }
+    pub fn new(out: W) -> Output<W> {
+        Output { out }
     }
 
-    /// Writes one reply line, unless `END` has been read. A broken pipe means the
-    /// manager is gone; there is nobody left to tell, so write errors are ignored.
+    /// Writes one reply line. A broken pipe means the manager is gone; there is nobody
+    /// left to tell, so write errors are ignored.
     pub fn line(&mut self, text: &str) {
-        if self.signals.end.load(Ordering::SeqCst) {
-            return;
-        }
         let mut buf = String::with_capacity(text.len() + 1);
-        // A reply must stay one line whatever the text holds.
-        buf.extend(
-            text.chars()
-                .map(|c| if c == '\n' || c == '\r' { ' ' } else { c }),
-        );
+        // A reply must stay one line of text whatever it quotes (a path from INFO
+        // folder, a value from the config file): no line ends, NULs or other controls.
+        buf.extend(text.chars().map(|c| if c.is_control() { ' ' } else { c }));
         buf.push('\n');
         let _ = self.out.write_all(buf.as_bytes());
         let _ = self.out.flush();

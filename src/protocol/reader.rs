@@ -13,8 +13,10 @@ use std::sync::Arc;
 use std::thread;
 use std::time::Instant;
 
-/// Longest line kept; anything longer is garbage and is cut (it still gets an answer).
-const MAX_LINE_BYTES: usize = 64 * 1024;
+/// Longest line kept: no command comes near it, and a longer line (garbage, or a
+/// manager gone wrong) must not grow the reader's memory without bound. The rest of
+/// such a line is counted and dropped; the line still gets one short answer.
+pub const MAX_LINE_BYTES: usize = 64 * 1024;
 
 /// Flags shared between the reader and the protocol loop.
 #[derive(Default)]
@@ -23,7 +25,8 @@ pub struct Signals {
     pub stop: AtomicBool,
     /// Stop requests seen so far.
     pub stop_requests: AtomicU64,
-    /// `END` was read: the process is to exit without writing anything more.
+    /// `END` was read: a search stops and writes no move; the commands read before `END`
+    /// are still answered, then the process exits.
     pub end: AtomicBool,
 }
 
@@ -40,9 +43,20 @@ impl Signals {
 
 /// One input line with its arrival stamp.
 pub struct Line {
+    /// The line without its end, at most [`MAX_LINE_BYTES`] of it; bytes that are not
+    /// UTF-8 become U+FFFD.
     pub text: String,
+    /// The length of the whole line as sent, in bytes.
+    pub bytes: usize,
     pub read_at: Instant,
     pub stops_before: u64,
+}
+
+impl Line {
+    /// Whether the line was longer than [`MAX_LINE_BYTES`] and `text` holds only its start.
+    pub fn is_cut(&self) -> bool {
+        self.bytes > MAX_LINE_BYTES
+    }
 }
 
 /// Starts the reader thread on `input`. The channel closes at end of input.
@@ -54,6 +68,7 @@ pub fn spawn<R: Read + Send + 'static>(input: R, signals: Arc<Signals>) -> Recei
 
 fn read_lines<R: Read>(mut input: R, signals: &Signals, tx: &Sender<Line>) {
     let mut pending: Vec<u8> = Vec::new();
+    let mut line_bytes = 0usize;
     let mut buf = [0u8; 4096];
     let mut last_was_cr = false;
     loop {
@@ -67,25 +82,31 @@ fn read_lines<R: Read>(mut input: R, signals: &Signals, tx: &Sender<Line>) {
             match byte {
                 b'\n' if last_was_cr => {} // the LF of a CR LF pair
                 b'\n' | b'\r' => {
-                    if !deliver(&pending, signals, tx) {
+                    if !deliver(&pending, line_bytes, signals, tx) {
                         return;
                     }
                     pending.clear();
+                    line_bytes = 0;
                 }
-                _ if pending.len() < MAX_LINE_BYTES => pending.push(byte),
-                _ => {}
+                _ => {
+                    if pending.len() < MAX_LINE_BYTES {
+                        pending.push(byte);
+                    }
+                    line_bytes = line_bytes.saturating_add(1);
+                }
             }
             last_was_cr = byte == b'\r';
         }
     }
     if !pending.is_empty() {
-        deliver(&pending, signals, tx);
+        deliver(&pending, line_bytes, signals, tx);
     }
 }
 
-/// Sends one line on; returns false when the protocol loop is gone.
-fn deliver(bytes: &[u8], signals: &Signals, tx: &Sender<Line>) -> bool {
-    let text = String::from_utf8_lossy(bytes).into_owned();
+/// Sends one line on (`kept` of its `bytes`); returns false when the protocol loop is
+/// gone.
+fn deliver(kept: &[u8], bytes: usize, signals: &Signals, tx: &Sender<Line>) -> bool {
+    let text = String::from_utf8_lossy(kept).into_owned();
     let word = text
         .split_whitespace()
         .next()
@@ -106,6 +127,7 @@ fn deliver(bytes: &[u8], signals: &Signals, tx: &Sender<Line>) -> bool {
     }
     tx.send(Line {
         text,
+        bytes,
         read_at: Instant::now(),
         stops_before,
     })

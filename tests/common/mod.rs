@@ -67,7 +67,18 @@ impl Brain {
     }
 
     pub fn spawn_with(eol: Eol) -> Brain {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_pbrain-wuzi"))
+        Brain::spawn_with_config(eol, None)
+    }
+
+    /// Starts the brain with the configuration file `config` (through `WUZI_CONFIG`), or
+    /// with its usual lookup when `None`.
+    pub fn spawn_with_config(eol: Eol, config: Option<&std::path::Path>) -> Brain {
+        let mut command = Command::new(env!("CARGO_BIN_EXE_pbrain-wuzi"));
+        match config {
+            Some(path) => command.env("WUZI_CONFIG", path),
+            None => command.env_remove("WUZI_CONFIG"),
+        };
+        let mut child = command
             // A temporary working directory, as Piskvork uses: the brain must not need
             // its files in the CWD.
             .current_dir(std::env::temp_dir())
@@ -449,4 +460,12 @@ impl Referee {
         self.board.play(c).expect("tester move legal");
         verdict
     }
+}
+
+/// Writes `text` to a configuration file of its own under the system temp dir (named
+/// after `name` and this process) and returns its path.
+pub fn temp_config(name: &str, text: &str) -> std::path::PathBuf {
+    let path = std::env::temp_dir().join(format!("wuzi-test-{}-{name}.conf", std::process::id()));
+    std::fs::write(&path, text).expect("the temp dir is writable");
+    path
 }
