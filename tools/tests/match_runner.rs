@@ -100,6 +100,12 @@ fn legal_brains_play_until_blacks_diagonal_five() {
     assert_eq!(result.state.tally.wins, 1);
     assert_eq!(result.state.tally.losses, 1);
     assert!(result.about[0].contains("wuzi-testbrain"));
+    // The chatty brain's MESSAGE before its ABOUT answer is not taken for the answer.
+    assert!(
+        result.about[1].starts_with("name=\"wuzi-testbrain\""),
+        "{}",
+        result.about[1]
+    );
 }
 
 /// Every misbehaviour loses, with the right reason, whichever colour the culprit has.

@@ -7,7 +7,8 @@
 //!   offboard  answers a point just outside the board
 //!   occupied  answers the last stone on the board
 //!   garbage   answers a line that is not a move
-//!   chatty    sends MESSAGE, DEBUG, SUGGEST and a stderr line before every move
+//!   chatty    sends MESSAGE, DEBUG, SUGGEST and a stderr line before every move, and a
+//!             MESSAGE before its ABOUT answer (as Rapfi does)
 //!   banner    prints a line at start-up, before ABOUT is asked
 //!   scripted  plays `moves=x,y/x,y/…` in order, whether legal or not, then as `legal`
 //! The misbehaviour starts with the move request after the first N (default 0) legal
@@ -149,7 +150,12 @@ fn main() {
             continue;
         }
         match word {
-            "ABOUT" => say("name=\"wuzi-testbrain\", version=\"1\", author=\"wuzi\""),
+            "ABOUT" => {
+                if brain.mode == "chatty" {
+                    say("MESSAGE loading the configuration");
+                }
+                say("name=\"wuzi-testbrain\", version=\"1\", author=\"wuzi\"")
+            }
             "START" | "RECTSTART" => {
                 let size: Vec<i32> = rest
                     .split(',')

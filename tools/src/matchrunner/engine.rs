@@ -75,9 +75,10 @@ pub struct Engine {
 }
 
 impl Engine {
-    /// Starts the process, sends `ABOUT` and reads exactly one line (as c-gomoku-cli does),
-    /// whatever it is. A brain that prints a banner first has its banner taken as the
-    /// answer, and its real answer will then be a bad reply to `START`.
+    /// Starts the process, sends `ABOUT` and reads its answer: the first line that is not
+    /// `MESSAGE`, `DEBUG` or `SUGGEST` (Rapfi reports loading its configuration first, and
+    /// Piskvork takes such lines at any time). Any other banner is taken as the answer, as
+    /// c-gomoku-cli does, and the real answer will then be a bad reply to `START`.
     pub fn launch(spec: &EngineSpec, about_timeout: Duration) -> Result<Engine, String> {
         let mut command = Command::new(program_path(spec));
         command
@@ -114,7 +115,7 @@ impl Engine {
         let deadline = Instant::now() + about_timeout;
         let about = engine
             .send("ABOUT")
-            .and_then(|_| engine.read_line(deadline))
+            .and_then(|_| engine.read_reply(deadline))
             .map_err(|e| format!("{}: no answer to ABOUT ({:?})", spec.name, e))?;
         engine.about = about;
         Ok(engine)
