@@ -9,23 +9,13 @@ use wuzi::threat::verify::{verify_win, Rejection};
 use wuzi::threat::{defences, find_win, Level, Limits};
 use wuzi::types::{Color, Coord, Rule};
 
-/// The shared positions folder: `$WUZI_SHARED/positions` or `../shared/positions` beside
-/// the checkout. Missing data fails the test: a suite that silently passes proves nothing.
+/// The test positions kept in the repository (`tests/data/`, copied from the owners'
+/// shared set: `tests/data/README.md`).
 fn positions_dir() -> PathBuf {
-    let base = match std::env::var("WUZI_SHARED") {
-        Ok(dir) => PathBuf::from(dir),
-        Err(_) => PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared"),
-    };
-    let dir = base.join("positions");
-    assert!(
-        dir.is_dir(),
-        "shared positions not found at {} (set WUZI_SHARED)",
-        dir.display()
-    );
-    dir
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/data")
 }
 
-/// The positions of a puzzle file (the shared positions' format: tab-separated
+/// The positions of a puzzle file (the format of `tests/data/`: tab-separated
 /// `id rule size kind moves answers [note]`, `#` comments), as boards. Only the position
 /// columns are read: these tests ask the threat search about the positions, not about
 /// the answers.

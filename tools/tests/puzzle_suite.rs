@@ -8,21 +8,10 @@ use wuzi::threat::{defences, defences_preferring, find_win, Level, Limits};
 use wuzi::types::Rule;
 use wuzi_tools::puzzles::Kind;
 
-/// The shared positions folder: `$WUZI_SHARED/positions`, else `shared/positions` in the
-/// nearest ancestor of the package that has one (`../shared` beside the checkout).
-/// Missing data fails the test: a suite that silently passes proves nothing.
+/// The test positions kept in the repository (`tests/data/` of the workspace, copied from
+/// the owners' shared set: `tests/data/README.md`).
 fn positions_dir() -> PathBuf {
-    let base = match std::env::var_os("WUZI_SHARED") {
-        Some(dir) => PathBuf::from(dir),
-        None => Path::new(env!("CARGO_MANIFEST_DIR"))
-            .ancestors()
-            .map(|a| a.join("shared"))
-            .find(|s| s.join("positions").is_dir())
-            .unwrap_or_else(|| {
-                panic!("shared/positions not found above the package (set WUZI_SHARED)")
-            }),
-    };
-    base.join("positions")
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/data")
 }
 
 #[derive(Clone)]
@@ -38,7 +27,7 @@ fn load(file: &str) -> Vec<Puzzle> {
     load_turned(file, 0)
 }
 
-/// The puzzles of the shared positions' `file` turned or mirrored by one of the board's
+/// The puzzles of the test positions' `file` turned or mirrored by one of the board's
 /// eight symmetries (`Puzzle::transformed`; 0 leaves them as they are).
 fn load_turned(file: &str, sym: u8) -> Vec<Puzzle> {
     let path = positions_dir().join(file);
