@@ -3,7 +3,9 @@
 //! states lies within its stated balance window.
 
 use std::path::PathBuf;
-use wuzi::types::Rule;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Mutex;
+use wuzi::types::{Coord, Rule};
 use wuzi_tools::openings::{balance, parse_list, size_offset};
 
 /// (file, rule, size)
@@ -36,9 +38,73 @@ fn stated(text: &str, flag: &str) -> i32 {
     stated_opt(text, flag).expect("header names the flag")
 }
 
+/// One opening of a list to check, with what its list's header states.
+struct Item {
+    file: &'static str,
+    rule: Rule,
+    size: usize,
+    index: usize,
+    stones: Vec<Coord>,
+    depth: i32,
+    window: i32,
+    offset: i32,
+}
+
+/// What is wrong with one opening, if anything.
+fn check(item: &Item) -> Result<(), String> {
+    let (file, i) = (item.file, item.index);
+    if !(3..=8).contains(&item.stones.len()) {
+        return Err(format!("{file} #{i}: {} stones", item.stones.len()));
+    }
+    // Legal, no five or foul, and no proven result at a shallow depth.
+    if balance(&item.stones, item.rule, item.size, 2).is_none() {
+        return Err(format!("{file} #{i}: illegal or already decided"));
+    }
+    // A sample is re-evaluated at the stated depth. Search and evaluation changes move
+    // values, so the window is doubled here; regenerate the lists (the command is in each
+    // header) when the engine has changed more than that.
+    if i % 8 == 0 {
+        let depth = item.depth;
+        let v = balance(&item.stones, item.rule, item.size, depth)
+            .ok_or_else(|| format!("{file} #{i}: decided at depth {depth}"))?
+            - item.offset;
+        if v.abs() > 2 * item.window {
+            return Err(format!(
+                "{file} #{i}: value {v} outside 2 x ±{}",
+                item.window
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// `check` of every item, on as many threads as the machine has cores: each is a search
+/// of its own, from an empty table, so the order they run in changes nothing.
+fn check_all(items: &[Item]) -> Vec<String> {
+    let next = AtomicUsize::new(0);
+    let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let failures = Mutex::new(Vec::new());
+    std::thread::scope(|scope| {
+        for _ in 0..threads {
+            scope.spawn(|| loop {
+                let Some(item) = items.get(next.fetch_add(1, Ordering::Relaxed)) else {
+                    return;
+                };
+                if let Err(e) = check(item) {
+                    failures.lock().unwrap().push(e);
+                }
+            });
+        }
+    });
+    let mut failures = failures.into_inner().unwrap();
+    failures.sort();
+    failures
+}
+
 #[test]
 fn opening_lists_parse_are_legal_and_balanced() {
     let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../openings");
+    let mut items = Vec::new();
     for &(file, rule, size) in LISTS {
         let text =
             std::fs::read_to_string(dir.join(file)).unwrap_or_else(|e| panic!("{file}: {e}"));
@@ -54,27 +120,28 @@ fn opening_lists_parse_are_legal_and_balanced() {
         // Values of a list measured as on a board of another size (20x20 against 15x15).
         let reference = stated_opt(&text, "--reference-size ").map_or(size, |r| r as usize);
         let offset = size_offset(rule, size, reference, depth);
-        for (i, stones) in openings.iter().enumerate() {
-            assert!(
-                (3..=8).contains(&stones.len()),
-                "{file} #{i}: {} stones",
-                stones.len()
-            );
-            // Legal, no five or foul, and no proven result at a shallow depth.
-            let shallow = balance(stones, rule, size, 2);
-            assert!(shallow.is_some(), "{file} #{i}: illegal or already decided");
-            // A sample is re-evaluated at the stated depth. Search and evaluation changes
-            // move values, so the window is doubled here; regenerate the lists (the command
-            // is in each header) when the engine has changed more than that.
-            if i % 8 == 0 {
-                let v = balance(stones, rule, size, depth)
-                    .unwrap_or_else(|| panic!("{file} #{i}: decided at depth {depth}"))
-                    - offset;
-                assert!(
-                    v.abs() <= 2 * window,
-                    "{file} #{i}: value {v} outside 2 x ±{window}"
-                );
-            }
-        }
+        items.extend(
+            openings
+                .into_iter()
+                .enumerate()
+                .map(|(index, stones)| Item {
+                    file,
+                    rule,
+                    size,
+                    index,
+                    stones,
+                    depth,
+                    window,
+                    offset,
+                }),
+        );
     }
+    let failures = check_all(&items);
+    assert!(
+        failures.is_empty(),
+        "{} of {} openings fail:\n{}",
+        failures.len(),
+        items.len(),
+        failures.join("\n")
+    );
 }
