@@ -60,13 +60,14 @@ pub struct Opening {
 }
 
 /// Generates a balanced list. Gives up after a bounded number of draws, so the list can
-/// be shorter than asked for (the caller reports it).
-pub fn generate(options: &GenerateOptions) -> Vec<Opening> {
+/// be shorter than asked for (the caller reports it). `progress` hears, after each
+/// opening searched, how many were kept and how many drawn so far.
+pub fn generate(options: &GenerateOptions, progress: &mut dyn FnMut(usize, usize)) -> Vec<Opening> {
     let mut rng = StdRng::seed_from_u64(options.seed);
     let mut seen = BTreeSet::new();
     let mut out = Vec::new();
     let max_draws = options.count * 200;
-    for _ in 0..max_draws {
+    for draws in 1..=max_draws {
         if out.len() >= options.count {
             break;
         }
@@ -91,6 +92,7 @@ pub fn generate(options: &GenerateOptions) -> Vec<Opening> {
                 out.push(Opening { stones, value });
             }
         }
+        progress(out.len(), draws);
     }
     out
 }
@@ -299,7 +301,9 @@ mod tests {
         let mut opts = GenerateOptions::new(Rule::Freestyle, 15);
         opts.count = 5;
         opts.depth = 3;
-        let list = generate(&opts);
+        let mut reports = 0;
+        let list = generate(&opts, &mut |_, _| reports += 1);
+        assert!(reports >= list.len(), "{reports} progress reports");
         assert_eq!(list.len(), 5);
         for o in &list {
             assert!((3..=8).contains(&o.stones.len()));

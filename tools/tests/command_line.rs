@@ -46,6 +46,17 @@ fn openings_writes_a_list_under_the_command_that_remakes_it() {
     );
     let list = wuzi_tools::openings::parse_list(&text, 15).unwrap();
     assert_eq!(list.len(), 2);
+    // Progress goes to stderr (plain lines, not a terminal); stdout holds only the list.
+    assert!(!text.contains("progress"), "{text}");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.lines().all(|l| l.starts_with("progress: ")),
+        "{stderr}"
+    );
+    assert!(
+        stderr.contains("progress: 2/2 openings found, "),
+        "{stderr}"
+    );
 }
 
 /// `wuzi-tools` with `args`, started in `dir`.
@@ -99,8 +110,16 @@ fn book_writes_a_new_file_unless_out_names_one() {
     let written = dir.join("book-freestyle-9.new.txt");
     let text = std::fs::read_to_string(&written).expect("the default output file");
     small_book(&text);
+    // Progress goes to stderr (plain lines, not a terminal), then where the book went.
     let stderr = String::from_utf8_lossy(&out.stderr);
-    assert!(stderr.contains("book-freestyle-9.new.txt"), "{stderr}");
+    assert!(
+        stderr.contains("progress: 3/3 positions expanded, "),
+        "{stderr}"
+    );
+    assert!(
+        stderr.ends_with("wrote 3 positions to book-freestyle-9.new.txt\n"),
+        "{stderr}"
+    );
     let files: Vec<_> = std::fs::read_dir(&dir).unwrap().collect();
     assert_eq!(files.len(), 1, "{files:?}");
 
@@ -112,10 +131,15 @@ fn book_writes_a_new_file_unless_out_names_one() {
     let mine = std::fs::read_to_string(dir.join("sub/mine.txt")).expect("the --out file");
     assert_eq!(mine, text);
 
-    // --out - writes the book to stdout, and nothing else there.
+    // --out - writes the book to stdout, and nothing else there: progress is on stderr.
     let out = wuzi_tools_in(&dir, &[&SMALL[..], &["--out", "-"]].concat());
     assert_eq!(out.status.code(), Some(0), "{out:?}");
     assert_eq!(String::from_utf8_lossy(&out.stdout), text);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("progress: 3/3 positions expanded"),
+        "{stderr}"
+    );
 
     // An output in a folder that does not exist is refused before the build.
     let out = wuzi_tools_in(&dir, &[&SMALL[..], &["--out", "nowhere/book.txt"]].concat());

@@ -4,6 +4,7 @@
 //! the brain (`openings/book-*.txt`), which is replaced only when `--out` names it.
 //! Progress goes to stderr.
 
+use crate::progress::Progress;
 use wuzi::types::Rule;
 use wuzi_tools::book_builder::{build, BuildOptions};
 use wuzi_tools::openings::parse_list;
@@ -51,11 +52,13 @@ pub fn run(args: &[String]) -> u8 {
             }
         }
     }
-    let book = build(&opts, &mut |done, total| {
-        if done % 25 == 0 || done == total {
-            eprintln!("expanded {done}/{total}");
-        }
+    let mut progress = Progress::new("positions expanded", opts.positions as u64);
+    let mut expanded = 0;
+    let book = build(&opts, &mut |done, _| {
+        expanded = done;
+        progress.update(done as u64, "");
     });
+    progress.finish(expanded as u64, "");
     let lists_args: String = lists.iter().map(|l| format!(" --openings {l}")).collect();
     let header = [
         format!(
