@@ -138,6 +138,13 @@ const DECIDED_CHECK_NODES: u64 = 50_000;
 /// threat-space search (VCT, bounded) finds a forced win for the side to move, or one
 /// for the other side that no move stops.
 pub fn balance(stones: &[Coord], rule: Rule, size: usize, depth: i32) -> Option<Value> {
+    let mut board = undecided_position(stones, rule, size)?;
+    search_value(&mut board, depth)
+}
+
+/// The board after `stones`, when they are legal moves and the bounded threat-space
+/// search finds no forced result: the first half of [`balance`].
+pub fn undecided_position(stones: &[Coord], rule: Rule, size: usize) -> Option<Board> {
     let mut board = Board::new(size, size, rule).ok()?;
     for &s in stones {
         if wuzi::rules::judge_move(&board, s) != wuzi::rules::Verdict::Normal {
@@ -164,13 +171,20 @@ pub fn balance(stones: &[Coord], rule: Rule, size: usize, depth: i32) -> Option<
     {
         return None;
     }
+    Some(board)
+}
+
+/// The value of a fixed-depth search of `board` for the side to move, from an empty
+/// table, unless it is decisive: the second half of [`balance`].
+pub fn search_value(board: &mut Board, depth: i32) -> Option<Value> {
     let mut state = SearchState::new();
     state.set_tt_bytes(4 << 20);
     let stop = AtomicBool::new(false);
-    // The main search alone: the threat check above is the bounded, explicit one.
+    // The main search alone: the threat check of `undecided_position` is the bounded,
+    // explicit one.
     let mut limits = SearchLimits::depth(depth);
     limits.options.threat_search = false;
-    let outcome = state.evaluate(&mut board, limits, &stop);
+    let outcome = state.evaluate(board, limits, &stop);
     (!eval::is_decisive(outcome.value)).then_some(outcome.value)
 }
 
