@@ -147,14 +147,56 @@ fn solve_defend(p: &mut Puzzle) -> Result<String, String> {
 /// find these. A listed puzzle still may not claim a wrong win: any claim is verified.
 const KNOWN_MISSES: [&str; 3] = ["pub-free-win001", "pub-std-win020", "pub-renju-win024"];
 
+/// `solve` of every puzzle, in the file's order, the puzzles shared out over one worker
+/// per core: each search starts from nothing, so the results do not depend on which
+/// worker took which.
+fn solve_all(puzzles: Vec<Puzzle>) -> Vec<(Puzzle, Option<Result<String, String>>)> {
+    let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let mut shares: Vec<Vec<(usize, Puzzle)>> = (0..threads).map(|_| Vec::new()).collect();
+    for (i, p) in puzzles.into_iter().enumerate() {
+        shares[i % threads].push((i, p));
+    }
+    let mut results: Vec<(usize, Puzzle, Option<Result<String, String>>)> =
+        std::thread::scope(|scope| {
+            let workers: Vec<_> = shares
+                .into_iter()
+                .map(|share| {
+                    scope.spawn(move || {
+                        share
+                            .into_iter()
+                            .map(|(i, mut p)| {
+                                let result = solve(&mut p);
+                                (i, p, result)
+                            })
+                            .collect::<Vec<_>>()
+                    })
+                })
+                .collect();
+            workers
+                .into_iter()
+                .flat_map(|w| w.join().unwrap_or_else(|e| std::panic::resume_unwind(e)))
+                .collect()
+        });
+    results.sort_by_key(|r| r.0);
+    results.into_iter().map(|(_, p, r)| (p, r)).collect()
+}
+
+/// A win or defend puzzle solved (`Ok` with what was found) or failed; `None` for an
+/// `avoid` puzzle, which is for the brain, not the threat search.
+fn solve(p: &mut Puzzle) -> Option<Result<String, String>> {
+    match p.kind {
+        Kind::Win => Some(solve_win(p)),
+        Kind::Defend => Some(solve_defend(p)),
+        Kind::Avoid => None,
+    }
+}
+
 fn run_suite(file: &str) {
     let mut failures = Vec::new();
     let mut solved = 0;
-    for mut p in load(file) {
-        let result = match p.kind {
-            Kind::Win => solve_win(&mut p),
-            Kind::Defend => solve_defend(&mut p),
-            Kind::Avoid => continue,
+    for (p, result) in solve_all(load(file)) {
+        let Some(result) = result else {
+            continue;
         };
         let known_miss = KNOWN_MISSES.contains(&p.id.as_str());
         match result {
