@@ -7,7 +7,7 @@
 #     ERROR/UNKNOWN, lower case / LF / lone CR accepted, TURN/RESTART/BEGIN, YXSTOP ends a
 #     60 s search at once (the stdin reader thread works), END mid-search exits within 1 s;
 #   - wuzi.conf is read from the executable's folder, not the working directory;
-#   - the four Gomocup acceptance positions (shared/positions/gomocup-acceptance.txt).
+#   - the four Gomocup acceptance positions (tests/data/gomocup-acceptance.txt).
 # Skips (exit 0, with a message) when the Windows target, the mingw linker or Wine is not
 # installed: run scripts/setup-windows-toolchain.sh first. --strict turns a skip into exit 2.
 #
@@ -15,7 +15,7 @@
 # (about 2 minutes more on 2 cores).
 #
 # Usage: scripts/wine-test.sh [--strict] [--cargo-test] [-v]
-# Env: WUZI_POSITIONS=path of gomocup-acceptance.txt (default: found beside the repo)
+# Env: WUZI_POSITIONS=path of gomocup-acceptance.txt (default: tests/data/ in the repo)
 #      WUZI_END_TIMEOUT=seconds the brain may take to exit after END (default 1.0)
 set -euo pipefail
 # shellcheck source=scripts/windows-common.sh
@@ -53,14 +53,7 @@ unpack_zip "$zip_path" "$unpacked"
 exe="$(find "$unpacked" -maxdepth 1 -name 'pbrain-*.exe' | sort | head -n 1)"
 [[ -n "$exe" ]] || die "no pbrain-*.exe at the root of $zip_path"
 
-positions="${WUZI_POSITIONS:-}"
-if [[ -z "$positions" ]]; then
-    for cand in "$REPO_ROOT/../shared/positions/gomocup-acceptance.txt" \
-                "$REPO_ROOT/shared/positions/gomocup-acceptance.txt" \
-                /work/shared/positions/gomocup-acceptance.txt; do
-        if [[ -f "$cand" ]]; then positions="$cand"; break; fi
-    done
-fi
+positions="${WUZI_POSITIONS:-$REPO_ROOT/tests/data/gomocup-acceptance.txt}"
 
 # Managers start the brain from a folder of their own, not the executable's.
 workdir="$(mktemp -d)"
@@ -87,12 +80,12 @@ else
     status=1
 fi
 
-if [[ -n "$positions" ]]; then
+if [[ -f "$positions" ]]; then
     log "Gomocup acceptance positions from $positions"
     "${driver[@]}" acceptance "${verbose[@]}" --cwd "$workdir" --positions "$positions" \
         --turn-ms 2000 --move-timeout 30 --end-timeout 5 -- wine "$exe" || status=1
 else
-    log "acceptance positions not found (set WUZI_POSITIONS): acceptance checks not run"
+    log "acceptance positions not found at $positions: acceptance checks not run"
     status=1
 fi
 if (( cargo_test )); then

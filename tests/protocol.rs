@@ -779,20 +779,12 @@ fn yxshowforbid_lists_the_renju_forbidden_point() {
 
 // ---------------------------------------------------------------- Gomocup acceptance
 
-/// Where `shared/` is: `$WUZI_SHARED`, else the nearest ancestor of the crate holding
-/// `shared/positions`. The test fails (never passes) when the data is missing.
+/// A file of the test positions kept in the repository (`tests/data/`, copied from the
+/// owners' shared set: `tests/data/README.md`).
 fn shared_file(name: &str) -> String {
-    let dir = match std::env::var_os("WUZI_SHARED") {
-        Some(d) => std::path::PathBuf::from(d),
-        None => std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-            .ancestors()
-            .map(|a| a.join("shared"))
-            .find(|s| s.join("positions").is_dir())
-            .unwrap_or_else(|| {
-                panic!("shared/positions not found above the crate; set WUZI_SHARED")
-            }),
-    };
-    let path = dir.join("positions").join(name);
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/data")
+        .join(name);
     std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()))
 }
 

@@ -39,8 +39,38 @@ struct Tally {
     false_wins: Vec<String>,
 }
 
-/// Searches both sides of every position at both levels and verifies every claim.
+/// Searches both sides of every position at both levels and verifies every claim, the
+/// positions shared out over one worker per core: each position's searches start from
+/// nothing, so the tally does not depend on which worker took which.
 fn check_corpus(boards: Vec<Board>, max_positions: u64) -> Tally {
+    let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let mut shares: Vec<Vec<Board>> = (0..threads).map(|_| Vec::new()).collect();
+    for (i, board) in boards.into_iter().enumerate() {
+        shares[i % threads].push(board);
+    }
+    let tallies: Vec<Tally> = std::thread::scope(|scope| {
+        let workers: Vec<_> = shares
+            .into_iter()
+            .map(|share| scope.spawn(move || check_boards(share, max_positions)))
+            .collect();
+        workers
+            .into_iter()
+            .map(|w| w.join().unwrap_or_else(|e| std::panic::resume_unwind(e)))
+            .collect()
+    });
+    let mut t = Tally::default();
+    for part in tallies {
+        t.positions += part.positions;
+        t.claims += part.claims;
+        t.confirmed += part.confirmed;
+        t.too_big += part.too_big;
+        t.false_wins.extend(part.false_wins);
+    }
+    t
+}
+
+/// [`check_corpus`] of one worker's positions.
+fn check_boards(boards: Vec<Board>, max_positions: u64) -> Tally {
     let mut t = Tally::default();
     for mut board in boards {
         t.positions += 1;

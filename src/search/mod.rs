@@ -323,16 +323,18 @@ mod testing {
     }
 
     /// The move a search of `depth` plies picks with the check of step 7 on or off, under
-    /// a time manager generous enough that only the depth and the threat search's node
-    /// cap bound the work.
+    /// a time manager whose budget is many times what the checks of these tests need,
+    /// even on a busy machine. Once the chosen move is refuted the check may use the
+    /// time up to the hard limit (its slices' node caps grow with their length), so
+    /// such a test takes the hard limit: it is kept to seconds.
     pub(super) fn checked_move(rule: Rule, moves: &str, depth: i32, check: bool) -> Coord {
         use crate::time::{Budget, SystemClock, TimeParams};
         let mut b = position(rule, moves);
         let mut limits = SearchLimits::depth(depth);
         limits.options.threat_check = check;
         let budget = Budget {
-            optimum_ms: 60_000,
-            hard_ms: 120_000,
+            optimum_ms: 5_000,
+            hard_ms: 10_000,
             turn_bound: false,
         };
         limits.time = Some(TimeManager::start(

@@ -60,13 +60,14 @@ pub struct Opening {
 }
 
 /// Generates a balanced list. Gives up after a bounded number of draws, so the list can
-/// be shorter than asked for (the caller reports it).
-pub fn generate(options: &GenerateOptions) -> Vec<Opening> {
+/// be shorter than asked for (the caller reports it). `progress` hears, after each
+/// opening searched, how many were kept and how many drawn so far.
+pub fn generate(options: &GenerateOptions, progress: &mut dyn FnMut(usize, usize)) -> Vec<Opening> {
     let mut rng = StdRng::seed_from_u64(options.seed);
     let mut seen = BTreeSet::new();
     let mut out = Vec::new();
     let max_draws = options.count * 200;
-    for _ in 0..max_draws {
+    for draws in 1..=max_draws {
         if out.len() >= options.count {
             break;
         }
@@ -91,6 +92,7 @@ pub fn generate(options: &GenerateOptions) -> Vec<Opening> {
                 out.push(Opening { stones, value });
             }
         }
+        progress(out.len(), draws);
     }
     out
 }
@@ -136,6 +138,13 @@ const DECIDED_CHECK_NODES: u64 = 50_000;
 /// threat-space search (VCT, bounded) finds a forced win for the side to move, or one
 /// for the other side that no move stops.
 pub fn balance(stones: &[Coord], rule: Rule, size: usize, depth: i32) -> Option<Value> {
+    let mut board = undecided_position(stones, rule, size)?;
+    search_value(&mut board, depth)
+}
+
+/// The board after `stones`, when they are legal moves and the bounded threat-space
+/// search finds no forced result: the first half of [`balance`].
+pub fn undecided_position(stones: &[Coord], rule: Rule, size: usize) -> Option<Board> {
     let mut board = Board::new(size, size, rule).ok()?;
     for &s in stones {
         if wuzi::rules::judge_move(&board, s) != wuzi::rules::Verdict::Normal {
@@ -162,13 +171,20 @@ pub fn balance(stones: &[Coord], rule: Rule, size: usize, depth: i32) -> Option<
     {
         return None;
     }
+    Some(board)
+}
+
+/// The value of a fixed-depth search of `board` for the side to move, from an empty
+/// table, unless it is decisive: the second half of [`balance`].
+pub fn search_value(board: &mut Board, depth: i32) -> Option<Value> {
     let mut state = SearchState::new();
     state.set_tt_bytes(4 << 20);
     let stop = AtomicBool::new(false);
-    // The main search alone: the threat check above is the bounded, explicit one.
+    // The main search alone: the threat check of `undecided_position` is the bounded,
+    // explicit one.
     let mut limits = SearchLimits::depth(depth);
     limits.options.threat_search = false;
-    let outcome = state.evaluate(&mut board, limits, &stop);
+    let outcome = state.evaluate(board, limits, &stop);
     (!eval::is_decisive(outcome.value)).then_some(outcome.value)
 }
 
@@ -299,7 +315,9 @@ mod tests {
         let mut opts = GenerateOptions::new(Rule::Freestyle, 15);
         opts.count = 5;
         opts.depth = 3;
-        let list = generate(&opts);
+        let mut reports = 0;
+        let list = generate(&opts, &mut |_, _| reports += 1);
+        assert!(reports >= list.len(), "{reports} progress reports");
         assert_eq!(list.len(), 5);
         for o in &list {
             assert!((3..=8).contains(&o.stones.len()));

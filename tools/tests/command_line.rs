@@ -1,5 +1,6 @@
 //! The `wuzi-tools` command line: subcommands, usage and errors.
 
+use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
 fn wuzi_tools(args: &[&str]) -> Output {
@@ -45,4 +46,108 @@ fn openings_writes_a_list_under_the_command_that_remakes_it() {
     );
     let list = wuzi_tools::openings::parse_list(&text, 15).unwrap();
     assert_eq!(list.len(), 2);
+    // Progress goes to stderr (plain lines, not a terminal); stdout holds only the list.
+    assert!(!text.contains("progress"), "{text}");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.lines().all(|l| l.starts_with("progress: ")),
+        "{stderr}"
+    );
+    assert!(
+        stderr.contains("progress: 2/2 openings found, "),
+        "{stderr}"
+    );
+}
+
+/// `wuzi-tools` with `args`, started in `dir`.
+fn wuzi_tools_in(dir: &Path, args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_wuzi-tools"))
+        .args(args)
+        .current_dir(dir)
+        .output()
+        .expect("cannot start wuzi-tools")
+}
+
+/// A fresh, empty scratch folder under the target directory.
+fn scratch(name: &str) -> PathBuf {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("wuzi-tools-cli-{name}"));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("a scratch folder");
+    dir
+}
+
+/// The book in `text`, checked to be the small one the tests build.
+fn small_book(text: &str) -> wuzi::book::Book {
+    assert!(
+        text.contains("# Built by `wuzi-tools book --rule 0 --size 9 --depth 2 --positions 3 "),
+        "{text}"
+    );
+    let book = wuzi::book::Book::parse(text).unwrap_or_else(|e| panic!("{e}: {text}"));
+    assert!(!book.entries.is_empty(), "{text}");
+    book
+}
+
+/// The book goes to a new file in the working directory unless `--out` names another
+/// (`-`: stdout): rebuilding a book never replaces the one compiled into the brain unless
+/// asked to.
+#[test]
+fn book_writes_a_new_file_unless_out_names_one() {
+    const SMALL: [&str; 9] = [
+        "book",
+        "--rule",
+        "0",
+        "--size",
+        "9",
+        "--depth",
+        "2",
+        "--positions",
+        "3",
+    ];
+    let dir = scratch("book");
+    let out = wuzi_tools_in(&dir, &SMALL);
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+    assert!(out.stdout.is_empty(), "{out:?}");
+    let written = dir.join("book-freestyle-9.new.txt");
+    let text = std::fs::read_to_string(&written).expect("the default output file");
+    small_book(&text);
+    // Progress goes to stderr (plain lines, not a terminal), then where the book went.
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("progress: 3/3 positions expanded, "),
+        "{stderr}"
+    );
+    assert!(
+        stderr.ends_with("wrote 3 positions to book-freestyle-9.new.txt\n"),
+        "{stderr}"
+    );
+    let files: Vec<_> = std::fs::read_dir(&dir).unwrap().collect();
+    assert_eq!(files.len(), 1, "{files:?}");
+
+    // --out FILE writes there, the same book.
+    std::fs::create_dir(dir.join("sub")).unwrap();
+    let out = wuzi_tools_in(&dir, &[&SMALL[..], &["--out", "sub/mine.txt"]].concat());
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+    assert!(out.stdout.is_empty(), "{out:?}");
+    let mine = std::fs::read_to_string(dir.join("sub/mine.txt")).expect("the --out file");
+    assert_eq!(mine, text);
+
+    // --out - writes the book to stdout, and nothing else there: progress is on stderr.
+    let out = wuzi_tools_in(&dir, &[&SMALL[..], &["--out", "-"]].concat());
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+    assert_eq!(String::from_utf8_lossy(&out.stdout), text);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("progress: 3/3 positions expanded"),
+        "{stderr}"
+    );
+
+    // An output in a folder that does not exist is refused before the build.
+    let out = wuzi_tools_in(&dir, &[&SMALL[..], &["--out", "nowhere/book.txt"]].concat());
+    assert_eq!(out.status.code(), Some(2), "{out:?}");
+    assert!(out.stdout.is_empty(), "{out:?}");
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("nowhere"),
+        "{out:?}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
 }

@@ -1,24 +1,45 @@
 //! `wuzi-tools book …`: builds an opening book from the empty board and the given
-//! opening lists (see `wuzi_tools::book_builder`) and writes it to stdout; progress goes
-//! to stderr.
+//! opening lists (see `wuzi_tools::book_builder`) and writes it to the file `--out`
+//! names: by default a new file in the working directory, never the book compiled into
+//! the brain (`openings/book-*.txt`), which is replaced only when `--out` names it.
+//! Progress goes to stderr.
 
+use crate::progress::Progress;
 use wuzi::types::Rule;
 use wuzi_tools::book_builder::{build, BuildOptions};
 use wuzi_tools::openings::parse_list;
 
 pub const USAGE: &str = "\
 wuzi-tools book --rule R --size N [--depth D] [--positions P] [--width K] [--ply-cost C]
-                 [--openings FILE]...
-                 build an opening book (drop-out expansion)";
+                 [--openings FILE]... [--out FILE]
+                 build an opening book (drop-out expansion) into FILE (default
+                 book-RULE-N.new.txt in the working directory; - for stdout)";
+
+/// What the command line asks for.
+struct Args {
+    build: BuildOptions,
+    /// The opening list files whose openings are roots of the book.
+    lists: Vec<String>,
+    /// Where the book goes: a file, or stdout for `-`.
+    out: String,
+}
 
 pub fn run(args: &[String]) -> u8 {
-    let (mut opts, lists) = match parse(args) {
+    let Args {
+        build: mut opts,
+        lists,
+        out,
+    } = match parse(args) {
         Ok(parsed) => parsed,
         Err(e) => {
             eprintln!("{e}\nusage: {USAGE}");
             return 2;
         }
     };
+    if let Err(e) = check_out(&out) {
+        eprintln!("{e}");
+        return 2;
+    }
     for path in &lists {
         let parsed = std::fs::read_to_string(path)
             .map_err(|e| e.to_string())
@@ -31,11 +52,13 @@ pub fn run(args: &[String]) -> u8 {
             }
         }
     }
-    let book = build(&opts, &mut |done, total| {
-        if done % 25 == 0 || done == total {
-            eprintln!("expanded {done}/{total}");
-        }
+    let mut progress = Progress::new("positions expanded", opts.positions as u64);
+    let mut expanded = 0;
+    let book = build(&opts, &mut |done, _| {
+        expanded = done;
+        progress.update(done as u64, "");
     });
+    progress.finish(expanded as u64, "");
     let lists_args: String = lists.iter().map(|l| format!(" --openings {l}")).collect();
     let header = [
         format!(
@@ -52,13 +75,48 @@ pub fn run(args: &[String]) -> u8 {
         ),
         "Format (openings/README.md): BLACK WHITE MOVE VALUE DEPTH per position, canonical orientation.".to_string(),
     ];
-    print!("{}", book.to_text(&header));
-    0
+    let text = book.to_text(&header);
+    if out == "-" {
+        print!("{text}");
+        return 0;
+    }
+    match std::fs::write(&out, text) {
+        Ok(()) => {
+            eprintln!("wrote {} positions to {out}", book.entries.len());
+            0
+        }
+        Err(e) => {
+            eprintln!("cannot write {out}: {e}");
+            1
+        }
+    }
 }
 
-/// The build options of the command line (without the lists' openings) and the opening
-/// list files to read; `--rule` is required.
-fn parse(args: &[String]) -> Result<(BuildOptions, Vec<String>), String> {
+/// Refuses, before the build, an output whose folder does not exist: the book is
+/// written only once it is complete, which can take a long time.
+fn check_out(out: &str) -> Result<(), String> {
+    let folder = match std::path::Path::new(out).parent() {
+        Some(p) if !p.as_os_str().is_empty() => p,
+        _ => return Ok(()),
+    };
+    if out != "-" && !folder.is_dir() {
+        return Err(format!(
+            "cannot write {out}: no folder {}",
+            folder.display()
+        ));
+    }
+    Ok(())
+}
+
+/// The file a book goes to when `--out` does not say: in the working directory, named
+/// after the compiled-in book of the same rule and size but never equal to it.
+fn default_out(rule: Rule, size: usize) -> String {
+    format!("book-{}-{size}.new.txt", rule.name())
+}
+
+/// The build options of the command line (without the lists' openings), the opening
+/// list files to read and the output; `--rule` is required.
+fn parse(args: &[String]) -> Result<Args, String> {
     let mut opts = BuildOptions {
         rule: Rule::Freestyle,
         size: 15,
@@ -70,6 +128,7 @@ fn parse(args: &[String]) -> Result<(BuildOptions, Vec<String>), String> {
     };
     let mut rule_given = false;
     let mut lists = Vec::new();
+    let mut out = None;
     let mut it = args.iter();
     while let Some(flag) = it.next() {
         let value = it.next().ok_or_else(|| format!("{flag} needs a value"))?;
@@ -80,6 +139,7 @@ fn parse(args: &[String]) -> Result<(BuildOptions, Vec<String>), String> {
                 rule_given = true;
             }
             ("--openings", _) => lists.push(value.clone()),
+            ("--out", _) => out = Some(value.clone()),
             ("--size", Ok(n)) if (5..=32).contains(&n) => opts.size = n as usize,
             ("--depth", Ok(n)) if (2..=12).contains(&n) => opts.depth = n as i32,
             ("--positions", Ok(n)) => opts.positions = n as usize,
@@ -91,5 +151,10 @@ fn parse(args: &[String]) -> Result<(BuildOptions, Vec<String>), String> {
     if !rule_given {
         return Err("--rule is required".into());
     }
-    Ok((opts, lists))
+    let out = out.unwrap_or_else(|| default_out(opts.rule, opts.size));
+    Ok(Args {
+        build: opts,
+        lists,
+        out,
+    })
 }

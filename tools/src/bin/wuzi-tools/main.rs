@@ -3,6 +3,7 @@
 
 mod book;
 mod openings;
+mod progress;
 mod puzzles;
 
 use std::process::ExitCode;

@@ -1,7 +1,8 @@
 //! `wuzi-tools openings …`: generates a balanced opening list (see
 //! `wuzi_tools::openings`) and writes it to stdout in the offset format, under a header
-//! that names the command which made it.
+//! that names the command which made it; progress goes to stderr.
 
+use crate::progress::Progress;
 use wuzi::types::Rule;
 use wuzi_tools::openings::{generate, size_offset, to_offset_line, GenerateOptions};
 
@@ -18,7 +19,13 @@ pub fn run(args: &[String]) -> u8 {
             return 2;
         }
     };
-    let list = generate(&opts);
+    let mut progress = Progress::new("openings found", opts.count as u64);
+    let mut drawn = 0;
+    let list = generate(&opts, &mut |found, draws| {
+        drawn = draws;
+        progress.update(found as u64, &format!("{draws} drawn"));
+    });
+    progress.finish(list.len() as u64, &format!("{drawn} drawn"));
     for line in header(&opts) {
         println!("# {line}");
     }
