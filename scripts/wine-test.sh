@@ -67,11 +67,11 @@ log "protocol session against $(basename "$exe") under $(wine --version 2>/dev/n
     --move-timeout 30 --end-timeout "${WUZI_END_TIMEOUT:-1.0}" -- wine "$exe" || status=1
 # The brain finds wuzi.conf beside its executable (current_exe), not in the working
 # directory: a copy of the package whose wuzi.conf holds an unknown key must report that key
-# in a MESSAGE at the first command.
+# in a MESSAGE before its first move (never before the reply to START).
 probe="$workdir/probe-package"
 cp -r "$unpacked" "$probe"
 printf '[engine]\r\nwine_probe_key = 1\r\n' >"$probe/wuzi.conf"
-session="$( (printf 'START 15\r\n'; sleep 2; printf 'END\r\n') \
+session="$( (printf 'START 15\r\nBEGIN\r\n'; sleep 3; printf 'END\r\n') \
     | (cd "$workdir" && timeout 20 wine "$probe/$(basename "$exe")") 2>&1 | tr -d '\r' || true)"
 if grep -q '^MESSAGE .*wine_probe_key' <<<"$session" && grep -qx 'OK' <<<"$session"; then
     echo "ok   wuzi.conf beside the executable is read (working directory elsewhere)"
