@@ -19,6 +19,7 @@ pub mod pattern;
 pub mod protocol;
 pub mod rules;
 pub mod search;
+pub mod solver;
 pub mod threat;
 pub mod time;
 pub mod tt;
