@@ -234,8 +234,11 @@ pub mod solver {
     pub const THREAT_NODES: u64 = 3_000;
     /// How many times a node's threat-space search is run, with its cap doubling.
     pub const MAX_THREAT_LEVEL: u8 = 8;
-    /// The root's own threat-space search may use 1/`ROOT_THREAT_SHARE` of the budget.
+    /// The root's own threat-space search may use 1/`ROOT_THREAT_SHARE` of the budget, and
+    /// `ROOT_THREAT_NODES_MAX` at most: a win by threats alone rarely needs more, and past
+    /// that the proof-number search spends the nodes better.
     pub const ROOT_THREAT_SHARE: u64 = 2;
+    pub const ROOT_THREAT_NODES_MAX: u64 = 4_000_000;
     /// Nodes at least of the threat-space search that re-proves a node while the proof is
     /// written out (it gets as many as the root's, if that is more): the node is known to
     /// be won, so a larger cap is worth it before a proof-number search of it.

@@ -31,7 +31,8 @@ mod table;
 
 use crate::board::{Board, Pos};
 use crate::params::solver::{
-    DEFAULT_TABLE_BYTES, MAX_PROOF_LINES, PROOF_BUDGET_FACTOR, ROOT_THREAT_SHARE,
+    DEFAULT_TABLE_BYTES, MAX_PROOF_LINES, PROOF_BUDGET_FACTOR, ROOT_THREAT_NODES_MAX,
+    ROOT_THREAT_SHARE,
 };
 use crate::types::Color;
 use budget::Budget;
@@ -228,7 +229,7 @@ fn write_and_check(
     let attacker_to_move = search.board.side_to_move() == search.attacker;
     // A node below a win by threats is usually won by threats too, but its search may
     // need as many nodes as the root's.
-    let cap = limits.nodes / ROOT_THREAT_SHARE;
+    let cap = (limits.nodes / ROOT_THREAT_SHARE).min(ROOT_THREAT_NODES_MAX);
     let mut builder = Builder::new(search, MAX_PROOF_LINES, cap);
     let roots = if attacker_to_move {
         builder.attacker_line().map(|root| vec![root])

@@ -17,7 +17,9 @@ use super::expand::{self, Expansion, ThreatProbe};
 use super::table::{Entry, Table, INFINITY};
 use super::Progress;
 use crate::board::{Board, Pos};
-use crate::params::solver::{EPSILON_DIVISOR, PROGRESS_INTERVAL, ROOT_THREAT_SHARE, THREAT_NODES};
+use crate::params::solver::{
+    EPSILON_DIVISOR, PROGRESS_INTERVAL, ROOT_THREAT_NODES_MAX, ROOT_THREAT_SHARE, THREAT_NODES,
+};
 use crate::types::Color;
 use std::collections::HashMap;
 use std::time::Instant;
@@ -108,7 +110,8 @@ impl<'a> Search<'a> {
             // The root's own threat-space search gets a large share of the budget: a
             // win by threats alone is found there at a fraction of what the
             // proof-number search would spend reaching it node by node.
-            let cap = (self.budget.max_nodes / ROOT_THREAT_SHARE).max(THREAT_NODES);
+            let cap = (self.budget.max_nodes / ROOT_THREAT_SHARE)
+                .clamp(THREAT_NODES, ROOT_THREAT_NODES_MAX);
             if self.threat_proof(cap).is_some() {
                 self.root = (0, INFINITY);
                 self.report();
