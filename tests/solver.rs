@@ -8,6 +8,7 @@ use wuzi::board::Board;
 use wuzi::solver::check::check;
 use wuzi::solver::format::{self, Move, Node, ProofFile};
 use wuzi::solver::{solve, SolveLimits, Verdict};
+use wuzi::threat::threats::MoveShape;
 use wuzi::threat::{self, Level, Limits};
 use wuzi::types::{Color, Coord, Rule};
 
@@ -117,6 +118,9 @@ fn a_win_through_a_quiet_move_is_beyond_the_threat_search_alone() {
         stop: None,
     };
     assert!(threat::find_win(&mut b, Color::White, &alone).is_none());
+    let j9 = b.pos(Coord::new(9, 8)).unwrap();
+    let shape = MoveShape::of(&b, j9, Color::White);
+    assert!(!shape.is_four() && shape.open_threes == 0, "{shape:?}");
     let proof = prove_win(&p);
     assert_eq!(proof.roots[0].mv, Move::At(Coord::new(9, 8)));
 }
