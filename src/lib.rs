@@ -2,9 +2,11 @@
 //!
 //! Layers, lowest first (dependencies point down only; see `docs/architecture.md`):
 //! `types` → `pattern` → `board` → `rules` → `movegen`, `eval` → `threat` → `time`,
-//! `tt` → `search`, `book` → `engine` → `protocol`. The side tools (match runner, opening
-//! book builder, openings generator, puzzles runner, training) are the `wuzi-tools`
-//! package in `tools/`, which uses this library; the library never depends on them.
+//! `tt` → `search`, `book` → `engine` → `protocol`; `solver` (the proof-number solver
+//! behind `pbrain-wuzi solve --pn`) stands beside `search`, and nothing in play uses it.
+//! The side tools (match runner, opening book builder, openings generator, puzzles
+//! runner, training) are the `wuzi-tools` package in `tools/`, which uses this library;
+//! the library never depends on them.
 
 pub mod bench;
 pub mod board;
@@ -19,6 +21,7 @@ pub mod pattern;
 pub mod protocol;
 pub mod rules;
 pub mod search;
+pub mod solver;
 pub mod threat;
 pub mod time;
 pub mod tt;

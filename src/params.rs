@@ -238,3 +238,51 @@ pub mod threat {
     /// delaying four leads to a real defence.
     pub const COUNTER_FOUR_DEPTH: u32 = 3;
 }
+
+/// The proof-number solver (`solver`, `pbrain-wuzi solve --pn`); nothing in play reads
+/// these.
+pub mod solver {
+    use std::time::Duration;
+
+    /// Nodes of a node's first threat-space search (for the side to move's win), and of
+    /// each search of the defence computation at a defender node: small, because most
+    /// nodes are expanded once and a failing search spends its whole cap. Each time a
+    /// node is expanded again (it lies on the lines the search keeps returning to) its
+    /// search gets twice the nodes, up to `MAX_THREAT_LEVEL` doublings.
+    pub const THREAT_NODES: u64 = 3_000;
+    /// How many times a node's threat-space search is run, with its cap doubling.
+    pub const MAX_THREAT_LEVEL: u8 = 8;
+    /// The root's own threat-space search may use 1/`ROOT_THREAT_SHARE` of the budget, and
+    /// `ROOT_THREAT_NODES_MAX` at most: a win by threats alone rarely needs more, and past
+    /// that the proof-number search spends the nodes better.
+    pub const ROOT_THREAT_SHARE: u64 = 2;
+    pub const ROOT_THREAT_NODES_MAX: u64 = 4_000_000;
+    /// Nodes at least of the threat-space search that re-proves a node while the proof is
+    /// written out (it gets as many as the root's, if that is more): the node is known to
+    /// be won, so a larger cap is worth it before a proof-number search of it.
+    pub const PROOF_THREAT_NODES: u64 = 200_000;
+    /// A defender node with more replies to search than this asks the threat module
+    /// which of them defend against the attacker's threats (fewer are searched whole).
+    pub const FEW_REPLIES: usize = 8;
+    /// Fours and threes an attacker node with no threat to answer tries at most.
+    pub const THREAT_MOVES: usize = 20;
+    /// Quiet moves (neither four nor three) it tries besides, the best-scored.
+    pub const QUIET_MOVES: usize = 8;
+    /// First proof number of the defender node after an attacker three: a few replies.
+    pub const THREE_PN: u32 = 3;
+    /// First proof number of the defender node after a quiet attacker move: many replies.
+    pub const QUIET_PN: u32 = 12;
+    /// The 1+ε of the child thresholds is 1 + 1/`EPSILON_DIVISOR`.
+    pub const EPSILON_DIVISOR: u32 = 4;
+    /// Time between two progress reports.
+    pub const PROGRESS_INTERVAL: Duration = Duration::from_secs(1);
+    /// Bytes of the transposition table unless the caller says otherwise (the move cache
+    /// takes a quarter of that again).
+    pub const DEFAULT_TABLE_BYTES: usize = 64 << 20;
+    /// Writing out a proof may take this many times the solve's nodes and time again: it
+    /// answers every defender reply, where the search needed only those that defend, and
+    /// re-proves each by a search of its own.
+    pub const PROOF_BUDGET_FACTOR: u64 = 4;
+    /// Lines of a proof tree at most: bounds the memory and the file of one proof.
+    pub const MAX_PROOF_LINES: usize = 4_000_000;
+}

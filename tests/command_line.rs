@@ -57,3 +57,16 @@ fn solve_answers_on_stdout() {
     let first = text.lines().next().unwrap_or_default();
     assert!(first == "win g8" || first == "win l8", "{text}");
 }
+
+#[test]
+fn solve_pn_reports_progress_on_stderr_and_the_verdict_on_stdout() {
+    let out = pbrain_wuzi(&["solve", "--pn", "--rule", "4", "h8h9i8i9j8j9k8k9"]);
+    assert_eq!(out.status.code(), Some(0));
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.starts_with("win "), "{text}");
+    let progress = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        progress.contains("root pn 0 dn inf") && progress.contains("nodes/s"),
+        "{progress}"
+    );
+}

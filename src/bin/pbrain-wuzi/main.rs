@@ -5,6 +5,7 @@
 mod bench;
 mod play;
 mod solve;
+mod solve_pn;
 
 use std::process::ExitCode;
 
@@ -13,6 +14,9 @@ usage: pbrain-wuzi                      play the Piskvork/Gomocup protocol on st
        pbrain-wuzi bench [DEPTH]        fixed-depth benchmark (nodes, speed, signature)
        pbrain-wuzi solve [--rule R] [--size N] [--nodes N] [--time-ms N] [--win-only] MOVES
                                         threat-space search: win, defend, lost or none
+       pbrain-wuzi solve --pn [--nodes N] [--time-ms N] [--hash-mb N] [--proof FILE] MOVES
+                                        proof-number solver: win, loss or unknown
+       pbrain-wuzi solve --check FILE   replay a proof file against the rules
        pbrain-wuzi --version            name and version
        pbrain-wuzi help                 this text
 The side tools (match runner, book, openings, puzzles) are wuzi-match and wuzi-tools.";

@@ -1,38 +1,54 @@
 //! `pbrain-wuzi solve --rule R --size N POS`: what the threat search says about one
 //! position, for people and scripts (`scripts/puzzle_probe.py`). Prints one verdict
 //! line — `win <main line>`, `defend <moves>`, `lost` or `none` — and one line of
-//! statistics, both to stdout, errors included.
+//! statistics, both to stdout, errors included. `--pn` and `--check` hand the request
+//! to the proof-number solver and the proof checker (`solve_pn`).
 
 use std::io::Write;
 use std::time::{Duration, Instant};
 use wuzi::board::{Board, BoardError, Pos};
 use wuzi::threat::{defences_counted, find_win_resumed, Level, Limits, Memo, Phases, ROOT_DEPTH};
-use wuzi::types::Rule;
+use wuzi::types::{parse_pos_sequence, Rule};
 
 const USAGE: &str =
-    "usage: solve [--rule 0|1|4|8|name] [--size N] [--nodes N] [--time-ms N] [--win-only] MOVES \
+    "usage: solve [--rule 0|1|4|8|name] [--size N|WxH] [--nodes N] [--time-ms N] [--win-only] MOVES
+       solve --pn [--rule R] [--size N|WxH] [--nodes N] [--time-ms N] [--hash-mb N] [--proof FILE] MOVES
+       solve --check FILE
 (MOVES in pos notation, black first, e.g. h8h9i8)";
 
 /// Parsed arguments of the solve command.
 #[derive(Debug, PartialEq)]
-struct Request {
-    rule: Rule,
-    size: usize,
-    nodes: u64,
-    time: Duration,
+pub(crate) struct Request {
+    pub rule: Rule,
+    /// Board width and height.
+    pub size: (usize, usize),
+    pub nodes: u64,
+    pub time: Duration,
     /// Only the search for the side to move's win (no defences): `none` when not found.
     win_only: bool,
-    moves: String,
+    pub moves: String,
+    /// The proof-number solver instead of the threat search.
+    pub pn: bool,
+    /// Where `--pn` writes its proof.
+    pub proof: Option<String>,
+    /// Transposition table of `--pn`, in MiB.
+    pub hash_mb: Option<usize>,
+    /// A proof file to check (no position then).
+    pub check: Option<String>,
 }
 
 fn parse(args: &[String]) -> Result<Request, String> {
     let mut req = Request {
         rule: Rule::Freestyle,
-        size: 15,
+        size: (15, 15),
         nodes: 2_000_000,
         time: Duration::from_secs(10),
         win_only: false,
         moves: String::new(),
+        pn: false,
+        proof: None,
+        hash_mb: None,
+        check: None,
     };
     let mut it = args.iter().map(String::as_str).peekable();
     if it.peek() == Some(&"solve") {
@@ -52,7 +68,7 @@ fn parse(args: &[String]) -> Result<Request, String> {
             }
             "--size" => {
                 let v = value("--size")?;
-                req.size = v.parse().map_err(|_| format!("bad size '{v}'"))?;
+                req.size = parse_size(&v).ok_or_else(|| format!("bad size '{v}'"))?;
             }
             "--nodes" => {
                 let v = value("--nodes")?;
@@ -64,6 +80,13 @@ fn parse(args: &[String]) -> Result<Request, String> {
                 req.time = Duration::from_millis(ms);
             }
             "--win-only" => req.win_only = true,
+            "--pn" => req.pn = true,
+            "--proof" => req.proof = Some(value("--proof")?),
+            "--check" => req.check = Some(value("--check")?),
+            "--hash-mb" => {
+                let v = value("--hash-mb")?;
+                req.hash_mb = Some(v.parse().map_err(|_| format!("bad hash size '{v}'"))?);
+            }
             other if other.starts_with("--") => return Err(format!("unknown option '{other}'")),
             other => {
                 if moves.is_some() {
@@ -73,17 +96,41 @@ fn parse(args: &[String]) -> Result<Request, String> {
             }
         }
     }
+    if req.check.is_some() {
+        if let Some(extra) = moves {
+            return Err(format!("unexpected argument '{extra}' with --check"));
+        }
+        return Ok(req);
+    }
+    if req.proof.is_some() && !req.pn {
+        return Err("--proof needs --pn".into());
+    }
     req.moves = moves.ok_or("no position given")?;
     Ok(req)
 }
 
-fn build(req: &Request) -> Result<Board, String> {
-    Board::from_moves(req.size, req.rule, &req.moves).map_err(|e| match e {
-        BoardError::OffBoard(c) | BoardError::Occupied(c) => {
-            format!("move {}: {e}", c.to_pos_notation())
-        }
-        _ => e.to_string(),
-    })
+/// `N` (a square board) or `WxH`.
+fn parse_size(text: &str) -> Option<(usize, usize)> {
+    match text.split_once(['x', 'X']) {
+        Some((w, h)) => Some((w.parse().ok()?, h.parse().ok()?)),
+        None => text.parse().ok().map(|n| (n, n)),
+    }
+}
+
+pub(crate) fn build(req: &Request) -> Result<Board, String> {
+    let coords = parse_pos_sequence(&req.moves)
+        .ok_or_else(|| BoardError::BadMoves(req.moves.clone()).to_string())?;
+    let (width, height) = req.size;
+    let mut board = Board::new(width, height, req.rule).map_err(|e| e.to_string())?;
+    for c in coords {
+        board.play(c).map_err(|e| match e {
+            BoardError::OffBoard(c) | BoardError::Occupied(c) => {
+                format!("move {}: {e}", c.to_pos_notation())
+            }
+            _ => e.to_string(),
+        })?;
+    }
+    Ok(board)
 }
 
 /// The search limits `req` asks for, its time counted from `start`.
@@ -116,6 +163,9 @@ pub fn run(args: &[String], out: &mut dyn Write) -> u8 {
             return 2;
         }
     };
+    if let Some(path) = &req.check {
+        return crate::solve_pn::check_file(path, out);
+    }
     let mut board = match build(&req) {
         Ok(b) => b,
         Err(e) => {
@@ -123,6 +173,9 @@ pub fn run(args: &[String], out: &mut dyn Write) -> u8 {
             return 2;
         }
     };
+    if req.pn {
+        return crate::solve_pn::run(&req, &mut board, out);
+    }
     let start = Instant::now();
     let limits = limits_from(&req, start);
     let side = board.side_to_move();
@@ -166,10 +219,15 @@ mod tests {
     fn arguments_parse_with_defaults() {
         let r = parse(&args("solve --rule 4 --size 15 h8h9")).unwrap();
         assert_eq!(r.rule, Rule::Renju);
-        assert_eq!(r.size, 15);
+        assert_eq!(r.size, (15, 15));
         assert_eq!(r.moves, "h8h9");
         let r = parse(&args("--rule standard h8")).unwrap();
         assert_eq!(r.rule, Rule::Standard);
+        let r = parse(&args("--pn --size 20x9 --proof p.txt --hash-mb 8 h8")).unwrap();
+        assert!(r.pn && r.size == (20, 9) && r.hash_mb == Some(8));
+        assert_eq!(r.proof.as_deref(), Some("p.txt"));
+        let r = parse(&args("--check p.txt")).unwrap();
+        assert_eq!(r.check.as_deref(), Some("p.txt"));
     }
 
     #[test]
@@ -181,6 +239,10 @@ mod tests {
             "--size x h8",
             "--bogus h8",
             "h8 h9",
+            "--size 9y9 h8",
+            "--proof p.txt h8",
+            "--check p.txt h8",
+            "--pn --hash-mb lots h8",
         ] {
             assert!(parse(&args(bad)).is_err(), "{bad}");
         }
