@@ -21,7 +21,7 @@
 
 use super::budget::Budget;
 use crate::board::{Board, Pos};
-use crate::movegen::cell_score;
+use crate::eval::Evaluator;
 use crate::params::solver::{FEW_REPLIES, QUIET_MOVES, QUIET_PN, THREAT_MOVES, THREE_PN};
 use crate::params::solver::{MAX_THREAT_LEVEL, THREAT_NODES};
 use crate::pattern::Pattern;
@@ -216,13 +216,12 @@ fn free_moves(board: &mut Board, attacker: Color) -> Vec<Pos> {
     forcing
 }
 
-/// Sorts `moves` best first for `side`: its own line score plus what it takes from the
-/// opponent (the move ordering's pattern score), ties by cell.
+/// Sorts `moves` best first for `side` by the engine's compiled-in move policy (which
+/// scores what a cell makes for the side and what it takes from the opponent), ties by
+/// cell.
 pub fn order(board: &Board, side: Color, moves: &mut [Pos]) {
-    moves.sort_by_cached_key(|&p| {
-        let score = cell_score(board, p, side) + cell_score(board, p, side.opponent());
-        (std::cmp::Reverse(score), p)
-    });
+    let policy = Evaluator::default().for_rule(board.rule());
+    moves.sort_by_cached_key(|&p| (std::cmp::Reverse(policy.move_score(board, p, side)), p));
 }
 
 /// The defender node's replies to search: proven when there are none.
