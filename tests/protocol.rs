@@ -634,10 +634,9 @@ fn check_forced_reply(brain: &Brain, referee: &Referee, m: Coord) {
     }
 }
 
-/// Issue 72: `TAKEBACK` of a stone that is not the last move used to answer `OK` and
-/// remove it, leaving an impossible position on which the brain then missed its win.
-/// Only the last move can be taken back; anything else is one `ERROR` and changes
-/// nothing.
+/// `TAKEBACK` of a stone that is not the last move would leave a position no game
+/// reaches (issue 72). Only the last move can be taken back; anything else is one
+/// `ERROR` and changes nothing, and the brain still finds its win afterwards.
 #[test]
 fn takeback_of_a_stone_that_is_not_the_last_is_refused() {
     let mut brain = Brain::spawn();
@@ -1004,10 +1003,9 @@ fn commands_out_of_place_get_one_error_and_change_nothing() {
     brain.sync();
 }
 
-/// Issue 72: `UNKNOWN` used to echo the whole input line (a 1 MB junk line drew a
-/// 65,562-character reply, with invalid bytes and a NUL in it). Every line of junk
-/// gets one short reply of printable ASCII that quotes at most a bounded excerpt, and
-/// the game goes on.
+/// Junk input must not come back on stdout whole (a 1 MB line, invalid bytes, a NUL:
+/// issue 72). Every line of junk gets one short reply of printable ASCII that quotes
+/// at most a bounded excerpt, and the game goes on.
 #[test]
 fn junk_lines_get_one_short_printable_reply() {
     let wait = ms(150) + SLACK;
@@ -1169,8 +1167,8 @@ fn end_inside_a_block_exits_silently() {
     brain.expect_exit_within(ms(2000), false);
 }
 
-/// Issue 72: `END` sent in one write with other commands used to discard their replies
-/// (`printf 'ABOUT\nSTART 15\nEND\n' | pbrain-wuzi` printed nothing). The commands
+/// `END` sent in one write with other commands must not discard their replies
+/// (`printf 'ABOUT\nSTART 15\nEND\n' | pbrain-wuzi`, issue 72). The commands
 /// before it are answered in order, then the brain exits; a move it was asked for in
 /// the same burst is not written (END stops its search at once, as it stops one
 /// already running).
