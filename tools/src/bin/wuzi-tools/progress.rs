@@ -6,6 +6,7 @@
 use indicatif::{ProgressBar, ProgressStyle};
 use std::io::IsTerminal;
 use std::time::{Duration, Instant};
+use wuzi_tools::matchrunner::report::short_duration as format_duration;
 
 /// How often a plain progress line is written when stderr is not a terminal.
 const LINE_INTERVAL: Duration = Duration::from_secs(10);
@@ -109,18 +110,6 @@ impl Display {
             *last = Some(Instant::now());
         }
         due
-    }
-}
-
-/// `1h02m`, `3m05s` or `4.2s`.
-fn format_duration(d: Duration) -> String {
-    let s = d.as_secs();
-    if s >= 3600 {
-        format!("{}h{:02}m", s / 3600, s % 3600 / 60)
-    } else if s >= 60 {
-        format!("{}m{:02}s", s / 60, s % 60)
-    } else {
-        format!("{:.1}s", d.as_secs_f64())
     }
 }
 

@@ -72,13 +72,5 @@ impl Progress {
     }
 }
 
-pub fn format_duration(d: Duration) -> String {
-    let s = d.as_secs();
-    if s >= 3600 {
-        format!("{}h{:02}m", s / 3600, s % 3600 / 60)
-    } else if s >= 60 {
-        format!("{}m{:02}s", s / 60, s % 60)
-    } else {
-        format!("{:.1}s", d.as_secs_f64())
-    }
-}
+/// Elapsed and remaining times read like the match runner's.
+pub use wuzi_tools::matchrunner::report::short_duration as format_duration;
