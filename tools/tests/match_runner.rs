@@ -427,6 +427,14 @@ fn fresh_brains_are_started_for_every_game() {
     assert_eq!(commands(&log_a).iter().filter(|l| *l == "ABOUT").count(), 1);
 }
 
+/// elo0 0 / elo1 100 at 5%/5%: five straight wins decide it.
+const SPRT_0_100: SprtParams = SprtParams {
+    elo0: 0.0,
+    elo1: 100.0,
+    alpha: 0.05,
+    beta: 0.05,
+};
+
 #[test]
 fn a_shard_plays_its_slice_and_its_sprt_stops_nothing() {
     let mut c = config(
@@ -434,12 +442,7 @@ fn a_shard_plays_its_slice_and_its_sprt_stops_nothing() {
         brain("garbage", &["garbage"]),
         20,
     );
-    c.sprt = Some(SprtParams {
-        elo0: 0.0,
-        elo1: 100.0,
-        alpha: 0.05,
-        beta: 0.05,
-    });
+    c.sprt = Some(SPRT_0_100);
     c.shard = Some(wuzi_tools::matchrunner::shard::Shard { index: 2, count: 3 });
     let result = play(&c);
     // 10 pairs in 3 shards: pairs 3..6, games 7..12 (0-based 6..12).
@@ -460,12 +463,7 @@ fn sprt_stops_the_match_when_decided() {
         brain("garbage", &["garbage"]),
         20,
     );
-    c.sprt = Some(SprtParams {
-        elo0: 0.0,
-        elo1: 100.0,
-        alpha: 0.05,
-        beta: 0.05,
-    });
+    c.sprt = Some(SPRT_0_100);
     let result = play(&c);
     assert_eq!(result.state.games.len(), 5);
     assert!(result.stopped_early);
