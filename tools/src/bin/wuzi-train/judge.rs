@@ -4,12 +4,12 @@
 //! with a short turn time); the value is the last one it reports in its `MESSAGE` lines
 //! (`Eval N` as Rapfi writes it, `ev N` as ours does).
 
-use crate::games::{self, Game, NO_VALUE};
+use crate::games::{self, Game, Ply, NO_VALUE};
 use crate::progress::Progress;
 use std::io::Write;
 use std::time::{Duration, Instant};
 use wuzi::board::Board;
-use wuzi::types::Rule;
+use wuzi::types::{Coord, Rule};
 use wuzi_tools::matchrunner::engine::{Engine, EngineSpec};
 
 pub struct JudgeOptions {
@@ -25,8 +25,10 @@ pub struct JudgeOptions {
     pub limit: usize,
 }
 
-/// Judges positions of the games of `o.rule` and writes those games with the judged
-/// values (every other ply without one) to `o.out`.
+/// Judges positions of the games of `o.rule` and writes each judged position to `o.out`
+/// as a game of its own: the plies before it are its opening, and its one ply after is
+/// the judge's move with the judge's value (no value for a mate score). The policy then
+/// learns the judge's choice and the evaluation its value.
 pub fn run(o: &JudgeOptions) -> Result<(), String> {
     let mut input = std::fs::File::open(&o.data).map_err(|e| format!("{}: {e}", o.data))?;
     let mut all = games::read_games(&mut input).map_err(|e| format!("{}: {e}", o.data))?;
@@ -41,49 +43,64 @@ pub fn run(o: &JudgeOptions) -> Result<(), String> {
         .sum();
     let progress = Progress::new("judge", (positions / o.every.max(1)).min(o.limit) as u64);
     let mut judged = 0usize;
-    for (gi, game) in all.iter_mut().enumerate() {
+    for (gi, game) in all.iter().enumerate() {
         if judged >= o.limit {
             break;
         }
-        judged += judge_game(&mut brain, game, gi, o)?;
-        games::write_game(&mut w, game).map_err(|e| e.to_string())?;
+        for position in judge_game(&mut brain, game, gi, o)? {
+            games::write_game(&mut w, &position).map_err(|e| e.to_string())?;
+            judged += 1;
+        }
+        w.flush().map_err(|e| e.to_string())?;
         progress.update(judged as u64, &format!("{} games", gi + 1));
     }
-    w.flush().map_err(|e| e.to_string())?;
     progress.finish(judged as u64, "positions judged");
     brain.quit();
     Ok(())
 }
 
-/// Sets the value of every `every`-th position of `game` after its opening (offset by
-/// the game's index, so all plies get their turn over the file) and clears the others.
+/// Every `every`-th quiet position of `game` after its opening (offset by the game's
+/// index, so all plies get their turn over the file), each as a one-ply game whose ply is
+/// the judge's move and value.
 fn judge_game(
     brain: &mut Brain,
-    game: &mut Game,
+    game: &Game,
     index: usize,
     o: &JudgeOptions,
-) -> Result<usize, String> {
+) -> Result<Vec<Game>, String> {
     let Ok(mut board) = Board::new(game.width, game.height, game.rule) else {
-        return Ok(0);
+        return Ok(Vec::new());
     };
-    let mut judged = 0;
+    let mut out = Vec::new();
     for ply in 0..game.plies.len() {
-        let at = game.plies[ply].at;
         let us = board.side_to_move();
         let quiet = !board.has_five_point(us) && !board.has_five_point(us.opponent());
-        game.plies[ply].value = NO_VALUE;
         if ply >= game.opening_plies && quiet && (ply + index) % o.every.max(1) == 0 {
-            if let Some(v) = brain.value(game, ply)? {
-                game.plies[ply].value = v;
-                judged += 1;
+            if let Some((at, value)) = brain.judge(game, ply)? {
+                let on_board = board.pos(at).is_some_and(|p| board.is_empty(p));
+                if on_board {
+                    let mut plies: Vec<Ply> = game.plies[..ply]
+                        .iter()
+                        .map(|p| Ply {
+                            at: p.at,
+                            value: NO_VALUE,
+                        })
+                        .collect();
+                    plies.push(Ply { at, value });
+                    out.push(Game {
+                        plies,
+                        opening_plies: ply,
+                        ..game.clone()
+                    });
+                }
             }
         }
-        match board.pos(at) {
+        match board.pos(game.plies[ply].at) {
             Some(p) if board.is_empty(p) => board.make(p),
             _ => break,
         }
     }
-    Ok(judged)
+    Ok(out)
 }
 
 /// The judging brain and the board size it was started with.
@@ -143,9 +160,10 @@ impl Brain {
         Ok(())
     }
 
-    /// The brain's value of the position before `game.plies[ply]`, for the side to move;
-    /// `None` when it reports none or a decided result (a mate score).
-    fn value(&mut self, game: &Game, ply: usize) -> Result<Option<i16>, String> {
+    /// The brain's move in the position before `game.plies[ply]` and its value for the
+    /// side to move (`NO_VALUE` when it reports none or a decided result, a mate score);
+    /// `None` when its reply is not a move.
+    fn judge(&mut self, game: &Game, ply: usize) -> Result<Option<(Coord, i16)>, String> {
         self.ensure_size(game.width, game.height)?;
         self.send("BOARD")?;
         // Stones of the side to move are the brain's own (1); black moves at even plies.
@@ -172,13 +190,22 @@ impl Brain {
                 continue;
             }
             self.engine.take_log();
-            return Ok(value.map(|v: i32| v.clamp(-i16::MAX as i32, i16::MAX as i32) as i16));
+            let value = value.map_or(NO_VALUE, |v: i32| {
+                v.clamp(-i32::from(i16::MAX), i32::from(i16::MAX)) as i16
+            });
+            return Ok(parse_move(&line).map(|at| (at, value)));
         }
     }
 
     fn quit(self) {
         self.engine.quit();
     }
+}
+
+/// A move reply `x,y`.
+fn parse_move(line: &str) -> Option<Coord> {
+    let (x, y) = line.trim().split_once(',')?;
+    Some(Coord::new(x.trim().parse().ok()?, y.trim().parse().ok()?))
 }
 
 /// The value a `MESSAGE` line reports: `Some(Some(v))` for a number after `Eval` or `ev`,
@@ -197,7 +224,14 @@ fn reported_value(line: &str) -> Option<Option<i32>> {
 
 #[cfg(test)]
 mod tests {
-    use super::reported_value;
+    use super::{parse_move, reported_value};
+    use wuzi::types::Coord;
+
+    #[test]
+    fn moves_are_read_from_replies() {
+        assert_eq!(parse_move("7,8"), Some(Coord::new(7, 8)));
+        assert_eq!(parse_move("MESSAGE 7,8"), None);
+    }
 
     #[test]
     fn values_are_read_from_rapfi_and_wuzi_lines() {
