@@ -216,7 +216,16 @@ fn run_fit(args: &[String]) -> Result<(), String> {
     eprintln!("hand-set evaluation: scale {k_base:.1}, held-out loss vs result {l_base:.5}");
     o.search_scale = k_search;
     if o.scale <= 0.0 {
-        o.scale = k_base;
+        // The hand-set evaluation's own scale keeps the fitted values in the units the
+        // search's margins were set in; where it predicts nothing (a loss of ln 2, as on
+        // positions chosen so that no side has a mate), that scale is meaningless and
+        // the evaluation's nominal unit is used instead.
+        o.scale = if l_base < std::f64::consts::LN_2 - 0.005 {
+            k_base
+        } else {
+            eprintln!("hand-set scale meaningless here: fitting at the nominal {NOMINAL_SCALE}");
+            NOMINAL_SCALE
+        };
     }
     let mut w = vec![0.0; model.len()];
     fit::fit(&d, &mut w, &o);
@@ -237,6 +246,9 @@ fn run_fit(args: &[String]) -> Result<(), String> {
     }
     Ok(())
 }
+
+/// Evaluation units per unit of log-odds of winning, as the engine defines them.
+const NOMINAL_SCALE: f64 = 600.0;
 
 /// Evaluation units of a policy table entry per unit of logit.
 const POLICY_UNITS: f64 = 100.0;
