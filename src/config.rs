@@ -525,11 +525,9 @@ mod tests {
             "threat_search",
             "threat_check",
             "interior_vcf",
-            "aspiration",
             "lmr",
             "lmp",
-            "futility",
-            "iir",
+            "reverse_futility",
         ] {
             let key = format!("search.{switch}");
             assert!(
@@ -556,8 +554,8 @@ mod tests {
         assert!(!config.get_bool("search.null_move", true));
         assert!(!config.get_bool("search.lmr", true));
         assert_eq!(
-            config.get("search.aspiration"),
-            Config::embedded().get("search.aspiration"),
+            config.get("search.interior_vcf"),
+            Config::embedded().get("search.interior_vcf"),
             "untouched keys keep defaults"
         );
         assert_eq!(config.get_str("log.file", ""), "run#2.log");
@@ -581,11 +579,11 @@ mod tests {
              null_move = {}\n\
              [search]\n\
              lmr = maybe\n\
-             aspiration = {}\n\
+             interior_vcf = {}\n\
              nul_move = true\n\
              bad key = 1\n",
             flip("search.null_move"),
-            flip("search.aspiration")
+            flip("search.interior_vcf")
         );
         let config = parse(&text);
         assert_eq!(config.get("engine.threads"), defaults.get("engine.threads"));
@@ -596,8 +594,8 @@ mod tests {
         );
         assert_eq!(config.get("search.lmr"), defaults.get("search.lmr"));
         assert_eq!(
-            config.get("search.aspiration"),
-            Some(flip("search.aspiration")),
+            config.get("search.interior_vcf"),
+            Some(flip("search.interior_vcf")),
             "good lines still count"
         );
         assert_eq!(config.get("search.nul_move"), None);

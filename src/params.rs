@@ -41,23 +41,12 @@ pub mod search {
     /// Quiet moves kept by late-move pruning at each depth up to `LMP_MAX_DEPTH`: a few
     /// more per ply, the usual shape.
     pub const LMP_MOVES: [usize; LMP_MAX_DEPTH as usize + 1] = [0, 6, 9, 12];
-    /// Smallest depth that internal iterative reduction shortens: shallower nodes are
-    /// cheap to search in a guessed order.
-    pub const IIR_MIN_DEPTH: i32 = 4;
     /// Deepest node where reverse futility pruning applies: deeper, a static value says
     /// too little about what a search would find.
     pub const RFP_MAX_DEPTH: i32 = 3;
     /// Reverse futility margin per ply of depth (evaluation units; 600 is one unit of
     /// log-odds of winning).
     pub const RFP_MARGIN: Value = 120;
-    /// Deepest node where futility pruning applies.
-    pub const FUTILITY_MAX_DEPTH: i32 = 2;
-    /// Futility margins by depth: a quiet move almost never raises the mover's static
-    /// value (the evaluation's tempo bonus), so depth 1 needs little; depth 2 leaves the
-    /// opponent's reply and our next move, hence the wider margin.
-    pub const FUTILITY_MARGIN: [Value; FUTILITY_MAX_DEPTH as usize + 1] = [0, 50, 250];
-    /// First half-width of an aspiration window around the last iteration's value.
-    pub const ASPIRATION_DELTA: Value = 40;
     /// Node cap of each VCF search at an interior node (`search.interior_vcf`): most end
     /// within a few nodes, and the node rate must not suffer for the rest.
     pub const INTERIOR_VCF_NODES: u64 = 1_000;

@@ -1,4 +1,4 @@
-//! The iteration driver: iterative deepening over the root moves, aspiration windows,
+//! The iteration driver: iterative deepening over the root moves,
 //! the root move loop with its panic handling, multi-PV lines, and the root move list.
 //! The threat looks around the iterations are `tactics`'s; this file calls them.
 
@@ -8,7 +8,6 @@ use super::{Outcome, PvLine, SearchEvent, SearchReport};
 use crate::board::Pos;
 use crate::eval::{self, Value, INFINITE, WIN, WIN_THRESHOLD};
 use crate::movegen::{self, MoveList, ScoredMove, Threat};
-use crate::params::search::ASPIRATION_DELTA;
 use crate::time::{Decision, FailLow, IterationReport, Resolution};
 use crate::types::Coord;
 
@@ -81,7 +80,8 @@ impl Worker<'_> {
             self.seldepth = 0;
             self.depth = depth;
             let previous = (best.depth > 0).then_some(best.value);
-            let (value, best_move) = self.aspiration_search(root_moves, depth, previous, report);
+            let (value, best_move) =
+                self.search_root(root_moves, depth, -INFINITE, INFINITE, previous, report);
             let pv: Vec<Coord> = self.pv[0].iter().map(|&p| self.board.coord(p)).collect();
             let mut lines = Vec::new();
             if self.limits.multi_pv > 1 && best_move.is_some() && !self.aborted && !self.cut {
@@ -228,42 +228,6 @@ impl Worker<'_> {
             }
         }
         moves
-    }
-
-    /// One iteration, first in a narrow window around the previous value; a result
-    /// outside it is searched again in a window widened on that side.
-    fn aspiration_search(
-        &mut self,
-        moves: &mut MoveList,
-        depth: i32,
-        previous: Option<Value>,
-        report: &mut dyn FnMut(&SearchEvent),
-    ) -> (Value, Option<Pos>) {
-        let centre = previous
-            .filter(|v| self.limits.options.aspiration && depth >= 4 && !eval::is_decisive(*v));
-        let Some(centre) = centre else {
-            return self.search_root(moves, depth, -INFINITE, INFINITE, previous, report);
-        };
-        let mut delta = ASPIRATION_DELTA;
-        let (mut alpha, mut beta) = (centre - delta, centre + delta);
-        loop {
-            let (value, best) = self.search_root(moves, depth, alpha, beta, previous, report);
-            if self.aborted || self.cut {
-                return (value, best);
-            }
-            if value <= alpha && alpha > -INFINITE {
-                alpha = (alpha - delta).max(-INFINITE);
-            } else if value >= beta && beta < INFINITE {
-                beta = (beta + delta).min(INFINITE);
-            } else {
-                return (value, best);
-            }
-            delta *= 4;
-            if delta > WIN_THRESHOLD / 4 {
-                alpha = -INFINITE;
-                beta = INFINITE;
-            }
-        }
     }
 
     /// One pass over the root moves at `depth` within (`alpha`, `beta`): the value and

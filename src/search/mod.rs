@@ -22,7 +22,7 @@
 //! Files, one capability each:
 //! - this one: the public API (options, limits, events, the state kept across moves);
 //! - `threads`: Lazy SMP, the helper threads around the main search;
-//! - `driver`: iterative deepening, aspiration windows, the root move loop, multi-PV;
+//! - `driver`: iterative deepening, the root move loop, multi-PV;
 //! - `node`: the node search (negamax and its steps, quiescence, forced moves);
 //! - `tactics`: the threat-space searches at the root and the refutation loop.
 
@@ -58,13 +58,10 @@ pub struct SearchOptions {
     /// A small VCF search at interior nodes for both sides (step 4c).
     pub interior_vcf: bool,
     pub null_move: bool,
-    pub aspiration: bool,
     pub late_move_reductions: bool,
     pub late_move_pruning: bool,
-    pub futility: bool,
     /// A shallow node whose static value beats beta by a margin fails high unsearched.
     pub reverse_futility: bool,
-    pub iir: bool,
     /// Moves searched at an interior node that no threat forces: the pattern-score
     /// ordering puts the moves that matter first, the rest are pruned.
     pub interior_moves: usize,
@@ -78,12 +75,9 @@ impl Default for SearchOptions {
             threat_check: true,
             interior_vcf: false,
             null_move: false,
-            aspiration: false,
             late_move_reductions: true,
             late_move_pruning: true,
-            futility: false,
             reverse_futility: true,
-            iir: false,
             interior_moves: DEFAULT_INTERIOR_MOVES,
         }
     }
@@ -97,12 +91,9 @@ impl SearchOptions {
             threat_check: config.get_bool("search.threat_check", d.threat_check),
             interior_vcf: config.get_bool("search.interior_vcf", d.interior_vcf),
             null_move: config.get_bool("search.null_move", d.null_move),
-            aspiration: config.get_bool("search.aspiration", d.aspiration),
             late_move_reductions: config.get_bool("search.lmr", d.late_move_reductions),
             late_move_pruning: config.get_bool("search.lmp", d.late_move_pruning),
-            futility: config.get_bool("search.futility", d.futility),
             reverse_futility: config.get_bool("search.reverse_futility", d.reverse_futility),
-            iir: config.get_bool("search.iir", d.iir),
             interior_moves: config.get_u32_in(
                 "search.interior_moves",
                 4..=64,

@@ -80,14 +80,6 @@ struct NodeFacts {
     tt_move: Pos,
 }
 
-/// The limits of step 6's shallow pruning at one node.
-struct Pruning {
-    /// Quiet moves from this index on are not searched (late-move pruning).
-    lmp_moves: usize,
-    /// No quiet move can raise alpha here (futility pruning).
-    futile: bool,
-}
-
 impl<'a> Worker<'a> {
     pub(super) fn new(
         board: &'a mut Board,
@@ -210,10 +202,9 @@ impl<'a> Worker<'a> {
         if moves.is_empty() {
             return self.value_without_moves(ply);
         }
-        let depth = self.reduced_by_iir(&facts, depth);
-        let pruning = self.pruning(&facts, depth, alpha, beta);
+        let lmp_moves = self.late_move_count(&facts, depth, alpha, beta);
         let Some((best_value, best_move, pruned)) =
-            self.search_moves(&facts, &moves, depth, alpha, beta, &pruning)
+            self.search_moves(&facts, &moves, depth, alpha, beta, lmp_moves)
         else {
             return 0; // aborted
         };
@@ -415,46 +406,27 @@ impl<'a> Worker<'a> {
         }
     }
 
-    /// Internal iterative reduction: with no table move the ordering is a guess, so a
-    /// deep node is searched one ply shallower (a later visit finds the move stored).
-    fn reduced_by_iir(&self, facts: &NodeFacts, depth: i32) -> i32 {
-        if self.limits.options.iir
-            && !facts.forced
-            && facts.tt_move == Pos::NONE
-            && depth >= IIR_MIN_DEPTH
-        {
-            depth - 1
-        } else {
-            depth
-        }
-    }
-
-    /// Shallow pruning of quiet moves: only at non-PV nodes where nothing is forced or
-    /// threatened and no bound is a proven result, so it can never hide a defence
-    /// against a four or an open three, nor make a win or loss out of a guess.
-    fn pruning(&self, facts: &NodeFacts, depth: i32, alpha: Value, beta: Value) -> Pruning {
+    /// Late-move pruning: the quiet moves searched at most (the rest are not). Only at
+    /// shallow non-PV nodes where nothing is forced or threatened and no bound is a
+    /// proven result, so it can never hide a defence against a four or an open three,
+    /// nor make a win or loss out of a guess.
+    fn late_move_count(&self, facts: &NodeFacts, depth: i32, alpha: Value, beta: Value) -> usize {
         let prunable = !facts.pv_node
             && !facts.forced
             && !facts.threatened
             && !facts.defending
             && alpha.abs() < WIN_THRESHOLD
             && beta.abs() < WIN_THRESHOLD;
-        let lmp_moves =
-            if prunable && self.limits.options.late_move_pruning && depth <= LMP_MAX_DEPTH {
-                LMP_MOVES[depth.max(0) as usize]
-            } else {
-                usize::MAX
-            };
-        let futile = prunable
-            && self.limits.options.futility
-            && depth <= FUTILITY_MAX_DEPTH
-            && self.limits.eval.evaluate(self.board) + FUTILITY_MARGIN[depth.max(0) as usize]
-                <= alpha;
-        Pruning { lmp_moves, futile }
+        if prunable && self.limits.options.late_move_pruning && depth <= LMP_MAX_DEPTH {
+            LMP_MOVES[depth.max(0) as usize]
+        } else {
+            usize::MAX
+        }
     }
 
-    /// Step 6: PVS over `moves`. Returns the best value and move and whether some move
-    /// went unsearched (pruned), or `None` when the search was aborted.
+    /// Step 6: PVS over `moves`, quiet ones from index `lmp_moves` on pruned. Returns the
+    /// best value and move and whether some move went unsearched (pruned), or `None`
+    /// when the search was aborted.
     fn search_moves(
         &mut self,
         facts: &NodeFacts,
@@ -462,7 +434,7 @@ impl<'a> Worker<'a> {
         depth: i32,
         mut alpha: Value,
         beta: Value,
-        pruning: &Pruning,
+        lmp_moves: usize,
     ) -> Option<(Value, Pos, bool)> {
         let (ply, us) = (facts.ply, self.board.side_to_move());
         let new_depth = if facts.forced { depth } else { depth - 1 };
@@ -470,11 +442,7 @@ impl<'a> Worker<'a> {
         let mut best_value = -INFINITE;
         let mut best_move = Pos::NONE;
         for (i, m) in moves.iter().map(|m| m.pos).enumerate() {
-            if i > 0
-                && (i >= pruning.lmp_moves || pruning.futile)
-                && m != facts.tt_move
-                && is_quiet(self.board, m, us)
-            {
+            if i > 0 && i >= lmp_moves && m != facts.tt_move && is_quiet(self.board, m, us) {
                 pruned = true;
                 continue;
             }

@@ -54,8 +54,15 @@ impl Dataset {
 
 /// Builds the dataset of `rule` from `games`: every position a search chose a move in
 /// where neither side can make five (the positions the evaluation is asked about), the
-/// games of every `holdout`-th index held out.
-pub fn build(games: &[Game], rule: Rule, model: &Model, holdout: usize) -> Dataset {
+/// games of every `holdout`-th index held out; with `valued_only`, only the positions
+/// whose ply carries a value (a search's or a judge's).
+pub fn build(
+    games: &[Game],
+    rule: Rule,
+    model: &Model,
+    holdout: usize,
+    valued_only: bool,
+) -> Dataset {
     let mut d = Dataset {
         start: vec![0],
         cand_start: vec![0],
@@ -75,7 +82,7 @@ pub fn build(games: &[Game], rule: Rule, model: &Model, holdout: usize) -> Datas
         for (ply, p) in g.plies.iter().enumerate() {
             let us = board.side_to_move();
             let quiet = !board.has_five_point(us) && !board.has_five_point(us.opponent());
-            if ply >= g.opening_plies && quiet {
+            if ply >= g.opening_plies && quiet && (!valued_only || p.value != NO_VALUE) {
                 features.clear();
                 model.features(&board, &mut scratch, &mut features);
                 for &(i, c) in &features {

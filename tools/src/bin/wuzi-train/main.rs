@@ -11,6 +11,7 @@ mod fit;
 mod games;
 mod hand_set;
 mod import;
+mod judge;
 mod model;
 mod policy;
 mod progress;
@@ -25,8 +26,12 @@ usage: wuzi-train gen --out FILE [--games N] [--nodes N] [--rules freestyle,stan
            self-play games at N nodes per move from random balanced openings
        wuzi-train fit --data FILE[,FILE…] --rule R [--to-move-cells on|off] [--iters N]
                       [--lr F] [--l2 F] [--result-weight F] [--scale F] [--holdout N]
-                      [--policy-iters N] [--tables factored|full] [--colours shared|separate] [--out FILE]
+                      [--policy-iters N] [--tables factored|full] [--colours shared|separate]
+                      [--judged-only on|off] [--out FILE]
            fits the evaluation's tables to the games and prints the losses
+       wuzi-train judge --data FILE --out FILE --engine CMD [--dir DIR] [--rule R] [--ms N]
+                        [--every N] [--limit N]
+           values positions of the games by another brain (its last reported value)
        wuzi-train import --out FILE DIR...
            the games of wuzi-match runs (their summary.json) as training data
        wuzi-train hand-set --out DIR
@@ -39,6 +44,7 @@ fn main() -> ExitCode {
         Some("fit") => run_fit(&args[1..]),
         Some("hand-set") => run_hand_set(&args[1..]),
         Some("import") => run_import(&args[1..]),
+        Some("judge") => parse_judge(&args[1..]).and_then(|o| judge::run(&o)),
         Some("help" | "--help" | "-h") => {
             println!("{USAGE}");
             return ExitCode::SUCCESS;
@@ -107,6 +113,44 @@ fn parse_gen(args: &[String]) -> Result<selfplay::GenOptions, String> {
     Ok(o)
 }
 
+fn parse_judge(args: &[String]) -> Result<judge::JudgeOptions, String> {
+    let mut o = judge::JudgeOptions {
+        data: String::new(),
+        out: String::new(),
+        engine: wuzi_tools::matchrunner::engine::EngineSpec::new(""),
+        rule: Rule::Freestyle,
+        turn_ms: 50,
+        every: 3,
+        limit: usize::MAX,
+    };
+    let mut command = String::new();
+    let mut dir = None;
+    for (k, v) in pairs(args)? {
+        match k {
+            "data" => o.data = v.to_string(),
+            "out" => o.out = v.to_string(),
+            "engine" => command = v.to_string(),
+            "dir" => dir = Some(std::path::PathBuf::from(v)),
+            "rule" => o.rule = parse_rules(v)?.first().copied().unwrap_or(Rule::Freestyle),
+            "ms" => o.turn_ms = number(k, v)?,
+            "every" => o.every = number(k, v)?,
+            "limit" => o.limit = number(k, v)?,
+            _ => return Err(format!("unknown option --{k}\n{USAGE}")),
+        }
+    }
+    let mut words = command.split_whitespace();
+    let Some(program) = words.next() else {
+        return Err(format!("--engine is required\n{USAGE}"));
+    };
+    if o.data.is_empty() || o.out.is_empty() {
+        return Err(format!("--data and --out are required\n{USAGE}"));
+    }
+    o.engine = wuzi_tools::matchrunner::engine::EngineSpec::new(program);
+    o.engine.args = words.map(str::to_string).collect();
+    o.engine.dir = dir;
+    Ok(o)
+}
+
 fn load_games(list: &str) -> Result<Vec<games::Game>, String> {
     let mut all = Vec::new();
     for path in list.split(',') {
@@ -127,6 +171,7 @@ fn run_fit(args: &[String]) -> Result<(), String> {
     let mut holdout = 10usize;
     let mut out = String::new();
     let mut policy_iterations = 300usize;
+    let mut judged_only = false;
     let mut o = fit::FitOptions {
         scale: 0.0,
         result_weight: 0.5,
@@ -152,11 +197,12 @@ fn run_fit(args: &[String]) -> Result<(), String> {
             "threads" => o.threads = number(k, v)?,
             "out" => out = v.to_string(),
             "policy-iters" => policy_iterations = number(k, v)?,
+            "judged-only" => judged_only = v == "on",
             _ => return Err(format!("unknown option --{k}\n{USAGE}")),
         }
     }
     let games = load_games(&data)?;
-    let d = dataset::build(&games, rule, &model, holdout);
+    let d = dataset::build(&games, rule, &model, holdout, judged_only);
     let held = d.held_out.iter().filter(|&&h| h).count();
     eprintln!(
         "{} positions ({} held out) from {} games",
@@ -170,7 +216,16 @@ fn run_fit(args: &[String]) -> Result<(), String> {
     eprintln!("hand-set evaluation: scale {k_base:.1}, held-out loss vs result {l_base:.5}");
     o.search_scale = k_search;
     if o.scale <= 0.0 {
-        o.scale = k_base;
+        // The hand-set evaluation's own scale keeps the fitted values in the units the
+        // search's margins were set in; where it predicts nothing (a loss of ln 2, as on
+        // positions chosen so that no side has a mate), that scale is meaningless and
+        // the evaluation's nominal unit is used instead.
+        o.scale = if l_base < std::f64::consts::LN_2 - 0.005 {
+            k_base
+        } else {
+            eprintln!("hand-set scale meaningless here: fitting at the nominal {NOMINAL_SCALE}");
+            NOMINAL_SCALE
+        };
     }
     let mut w = vec![0.0; model.len()];
     fit::fit(&d, &mut w, &o);
@@ -191,6 +246,9 @@ fn run_fit(args: &[String]) -> Result<(), String> {
     }
     Ok(())
 }
+
+/// Evaluation units per unit of log-odds of winning, as the engine defines them.
+const NOMINAL_SCALE: f64 = 600.0;
 
 /// Evaluation units of a policy table entry per unit of logit.
 const POLICY_UNITS: f64 = 100.0;
