@@ -9,7 +9,7 @@
 
 use super::plan::{draw_max_memory, GamePlan};
 use super::procfs::{self, CpuTimes};
-use super::report::{fault, Ending, Fault, FaultKind, GameReport, MoveTiming};
+use super::report::{fault, Ending, Fault, FaultKind, GameReport, Lateness, MoveTiming};
 use super::SoakConfig;
 use crate::matchrunner::adjudicate::{Referee, Verdict};
 use crate::matchrunner::engine::{Engine, EngineFailure, EngineSpec};
@@ -91,7 +91,9 @@ struct Answer {
     /// When `YXSTOP` went out (after the request), if it did before the answer.
     stopped: Option<Duration>,
     /// The brain's CPU times over the move.
-    cpu: Option<CpuTimes>,
+    brain: Option<CpuTimes>,
+    /// The soak's own.
+    soak: Option<CpuTimes>,
 }
 
 /// Plays game `plan` with the brains of `pair` (launched if needed), `rng` deciding the
@@ -411,7 +413,8 @@ impl Game<'_> {
         };
         self.send(b, &format!("INFO time_left {time_left}"))?;
         let pid = self.engine(b)?.pid();
-        let cpu_before = procfs::cpu_times(pid);
+        let soak_pid = std::process::id();
+        let cpu_before = procfs::cpu_times(pid).zip(procfs::cpu_times(soak_pid));
         request.iter().try_for_each(|line| self.send(b, line))?;
         let (limit_ms, limit) = if side.match_ms > 0 && side.left_ms.max(0) as u64 <= turn_ms {
             let left = side.left_ms.max(0) as u64;
@@ -420,9 +423,11 @@ impl Game<'_> {
             (turn_ms, format!("turn {turn_ms} ms"))
         };
         let mut answer = self.await_move(b, limit_ms, stop)?;
-        answer.cpu = cpu_before
-            .zip(procfs::cpu_times(pid))
-            .map(|(before, after)| after.since(before));
+        let cpu_after = procfs::cpu_times(pid).zip(procfs::cpu_times(soak_pid));
+        if let Some(((brain, soak), (brain_after, soak_after))) = cpu_before.zip(cpu_after) {
+            answer.brain = Some(brain_after.since(brain));
+            answer.soak = Some(soak_after.since(soak));
+        }
         if turn_ms != side.turn_ms {
             self.send(b, &format!("INFO timeout_turn {}", side.turn_ms))?;
         }
@@ -471,7 +476,8 @@ impl Game<'_> {
                         line,
                         elapsed,
                         stopped: None,
-                        cpu: None,
+                        brain: None,
+                        soak: None,
                     });
                 }
                 Err(EngineFailure::Timeout) => {
@@ -496,12 +502,14 @@ impl Game<'_> {
             line,
             elapsed,
             stopped,
-            cpu: None,
+            brain: None,
+            soak: None,
         })
     }
 
     /// A time loss when the answer came later than its limit (or the `YXSTOP`, if
-    /// sooner) + [`LATE_PERCENT`] % + `late_ms`. `limit`: ms and what set them.
+    /// sooner) + [`LATE_PERCENT`] % + `late_ms`, unless the busy machine explains it
+    /// (see [`Lateness`]). `limit`: ms and what set them.
     fn check_time(
         &mut self,
         b: usize,
@@ -520,17 +528,22 @@ impl Game<'_> {
             number: self.moves.len() + 1,
             request: request.split(' ').next().unwrap_or("").to_string(),
             elapsed_ms: answer.elapsed.as_millis() as u64,
+            limit_ms,
             allowed_ms: limit_ms + limit_ms * LATE_PERCENT / 100 + self.config.late_ms,
             limit,
-            cpu: answer.cpu,
+            brain: answer.brain,
+            soak: answer.soak,
         };
         self.report.moves += 1;
-        let late = timing.elapsed_ms > timing.allowed_ms;
+        let lateness = timing.lateness();
         let detail = timing.to_string();
+        if lateness == Lateness::BusyMachine {
+            self.report.busy_late.push(timing.clone());
+        }
         if (self.report.closest.as_ref()).is_none_or(|c| timing.share() > c.share()) {
             self.report.closest = Some(timing);
         }
-        if late {
+        if lateness == Lateness::Late {
             return Err(fault(FaultKind::TimeLoss, b, detail));
         }
         Ok(())

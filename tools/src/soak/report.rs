@@ -16,7 +16,8 @@ pub enum FaultKind {
     Illegal,
     /// A renju move forbidden for black (the brain promises never to play one).
     Foul,
-    /// A move later than its limit + `LATE_PERCENT` % + `SoakConfig::late_ms`.
+    /// A move later than its limit + `LATE_PERCENT` % + `SoakConfig::late_ms` that the
+    /// busy machine does not explain (`Lateness::Late`).
     TimeLoss,
     /// A line that does not answer the command: not `OK`, not a move, a stray line, or
     /// anything on stderr (Piskvork merges it into the protocol).
@@ -137,35 +138,72 @@ pub struct MoveTiming {
     /// How it was asked for: `BEGIN`, `TURN` or `BOARD`.
     pub request: String,
     pub elapsed_ms: u64,
+    /// The limit: the turn, the match time left, or when `YXSTOP` was sent.
+    pub limit_ms: u64,
     pub allowed_ms: u64,
     /// What set the limit: `turn 120 ms`, `time_left 800 ms`, `YXSTOP at 90 ms`.
     pub limit: String,
     /// The brain's time on a CPU and waiting for one during the move.
-    pub cpu: Option<CpuTimes>,
+    pub brain: Option<CpuTimes>,
+    /// The same for the soak's own threads (they read the answer).
+    pub soak: Option<CpuTimes>,
+}
+
+/// Whether a move came in time.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Lateness {
+    OnTime,
+    /// Late, but in time once the time the brain and the soak were kept waiting for a
+    /// CPU is taken off, and the brain did not compute beyond its limit: the machine
+    /// was too busy to tell. Counted apart, not a fault.
+    BusyMachine,
+    /// A time loss.
+    Late,
 }
 
 impl MoveTiming {
     pub fn share(&self) -> f64 {
         self.elapsed_ms as f64 / self.allowed_ms.max(1) as f64
     }
+
+    pub fn lateness(&self) -> Lateness {
+        if self.elapsed_ms <= self.allowed_ms {
+            return Lateness::OnTime;
+        }
+        let (Some(brain), Some(soak)) = (self.brain, self.soak) else {
+            return Lateness::Late;
+        };
+        let computed_ms = brain.running.as_millis() as u64;
+        let kept_waiting_ms = (brain.waiting + soak.waiting).as_millis() as u64;
+        if computed_ms <= self.limit_ms
+            && self.elapsed_ms.saturating_sub(kept_waiting_ms) <= self.allowed_ms
+        {
+            Lateness::BusyMachine
+        } else {
+            Lateness::Late
+        }
+    }
 }
 
 impl fmt::Display for MoveTiming {
-    /// `move 57 (TURN) took 126 ms of the 129 ms allowed (turn 72 ms; 30 ms on a CPU,
-    /// 80 ms waiting for one)`
+    /// `move 57 (TURN) took 126 ms of the 129 ms allowed (turn 72 ms; brain 30 ms on a
+    /// CPU, 80 ms waiting for one; soak 2 ms waiting)`
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(
             f,
             "move {} ({}) took {} ms of the {} ms allowed ({}",
             self.number, self.request, self.elapsed_ms, self.allowed_ms, self.limit
         )?;
-        if let Some(cpu) = self.cpu {
+        if let Some(cpu) = self.brain {
             write!(
                 f,
-                "; {} ms on a CPU, {} ms waiting for one",
+                "; brain {} ms on a CPU, {} ms waiting for one",
                 cpu.running.as_millis(),
                 cpu.waiting.as_millis()
             )?;
+        }
+        if let Some(cpu) = self.soak {
+            write!(f, "; soak {} ms waiting", cpu.waiting.as_millis())?;
         }
         f.write_str(")")
     }
@@ -184,6 +222,8 @@ pub struct GameReport {
     pub events: Events,
     /// The move that came nearest to being late.
     pub closest: Option<MoveTiming>,
+    /// Late moves that the busy machine explains (`Lateness::BusyMachine`).
+    pub busy_late: Vec<MoveTiming>,
     /// The longest wait for a move after `YXSTOP`.
     pub stop_answer_ms: Option<u64>,
     /// Each brain's peak resident memory (`VmHWM`) since its process started.
@@ -206,11 +246,61 @@ impl GameReport {
             faults: Vec::new(),
             events: Events::default(),
             closest: None,
+            busy_late: Vec::new(),
             stop_answer_ms: None,
             peak_rss: [None, None],
             info_notes: Vec::new(),
             elapsed: Duration::ZERO,
             transcript: Vec::new(),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn cpu(running_ms: u64, waiting_ms: u64) -> Option<CpuTimes> {
+        Some(CpuTimes {
+            running: Duration::from_millis(running_ms),
+            waiting: Duration::from_millis(waiting_ms),
+        })
+    }
+
+    /// A move at a 100 ms limit (160 ms allowed) that took `elapsed_ms`.
+    fn timing(elapsed_ms: u64, brain: Option<CpuTimes>, soak: Option<CpuTimes>) -> MoveTiming {
+        MoveTiming {
+            number: 9,
+            request: "TURN".to_string(),
+            elapsed_ms,
+            limit_ms: 100,
+            allowed_ms: 160,
+            limit: "turn 100 ms".to_string(),
+            brain,
+            soak,
+        }
+    }
+
+    #[test]
+    fn only_the_waits_for_a_cpu_excuse_a_late_move() {
+        assert_eq!(timing(160, None, None).lateness(), Lateness::OnTime);
+        assert_eq!(timing(161, None, None).lateness(), Lateness::Late);
+        // 400 ms, of which the brain waited 250 and the soak 10 for a CPU: 140 ms left.
+        let starved = timing(400, cpu(60, 250), cpu(1, 10));
+        assert_eq!(starved.lateness(), Lateness::BusyMachine);
+        // The same, but the brain computed past its limit: its own fault.
+        assert_eq!(
+            timing(400, cpu(120, 250), cpu(1, 10)).lateness(),
+            Lateness::Late
+        );
+        // Waits too short to explain it.
+        assert_eq!(
+            timing(400, cpu(60, 100), cpu(1, 10)).lateness(),
+            Lateness::Late
+        );
+        assert_eq!(timing(400, cpu(60, 250), None).lateness(), Lateness::Late);
+        assert!(starved
+            .to_string()
+            .contains("brain 60 ms on a CPU, 250 ms waiting"));
     }
 }

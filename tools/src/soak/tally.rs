@@ -31,6 +31,8 @@ pub struct Tally {
     pub peak_rss: Option<(u64, usize, usize)>,
     /// The move nearest its limit, and its game.
     pub closest: Option<(MoveTiming, usize)>,
+    /// Late moves the busy machine explains, with their games.
+    pub busy_late: Vec<(MoveTiming, usize)>,
     /// The longest wait for a move after `YXSTOP`, ms, and its game.
     pub stop_answer: Option<(u64, usize)>,
     pub info_notes: usize,
@@ -75,6 +77,9 @@ impl Tally {
                 self.closest = Some((c.clone(), r.plan.number));
             }
         }
+        let number = r.plan.number;
+        self.busy_late
+            .extend(r.busy_late.iter().map(|t| (t.clone(), number)));
         if let Some(ms) = r.stop_answer_ms {
             if self.stop_answer.is_none_or(|(most, _)| ms > most) {
                 self.stop_answer = Some((ms, r.plan.number));
@@ -119,6 +124,16 @@ impl Tally {
         });
         if let Some((c, game)) = &self.closest {
             lines.push(format!("time: nearest its limit, game {game} {c}"));
+        }
+        if !self.busy_late.is_empty() {
+            lines.push(format!(
+                "late on the busy machine (in time without the waits for a CPU; not time \
+                 losses): {}",
+                self.busy_late.len()
+            ));
+            for (t, game) in &self.busy_late {
+                lines.push(format!("  game {game} {t}"));
+            }
         }
         let e = &self.events;
         let stop = match self.stop_answer {
@@ -201,7 +216,17 @@ pub fn game_lines(r: &GameReport) -> Vec<String> {
         r.elapsed.as_secs_f64()
     )];
     lines.extend(r.faults.iter().map(|f| format!("    {f}")));
-    if let Some(c) = r.closest.as_ref().filter(|c| c.share() > NEAR_THE_LIMIT) {
+    lines.extend(
+        r.busy_late
+            .iter()
+            .map(|t| format!("    late on the busy machine: {t}")),
+    );
+    let late = |c: &&MoveTiming| c.share() > 1.0;
+    if let Some(c) = r
+        .closest
+        .as_ref()
+        .filter(|c| c.share() > NEAR_THE_LIMIT && !late(c))
+    {
         lines.push(format!("    near the limit: {c}"));
     }
     lines.extend(r.info_notes.iter().map(|n| format!("    note: {n}")));
