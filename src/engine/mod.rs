@@ -199,6 +199,13 @@ impl Engine {
             // Also after a problem: the rule in force may be the nearest one to the value.
             self.set_rule(self.settings.rule);
         }
+        if key == "max_memory" || key == "hash_size" {
+            // A table larger than the new size goes now, not at the next search: the
+            // next move may come from the book, and the manager measures the process
+            // after it. A larger size waits for `START` or a move with time to make it.
+            self.search
+                .set_tt_bytes(tt_bytes(&self.settings, &self.config));
+        }
         if applied? != Applied::Set {
             return Ok(None);
         }
@@ -819,5 +826,36 @@ mod tests {
         assert_eq!(engine.settings().max_memory, 1000);
         assert_eq!(tt_bytes(engine.settings(), &engine.config), 1 << 20);
         assert_eq!(engine.apply_info("max_memory", "367001600"), Ok(None));
+    }
+
+    /// A smaller `max_memory` or `hash_size` drops a larger table when it is sent, not at
+    /// the next search: managers send `INFO` after `START`, and the move that follows
+    /// may come from the book, which does not search, while the manager measures the
+    /// process after it.
+    #[test]
+    fn a_smaller_memory_limit_drops_a_larger_table_at_once() {
+        let mut engine = Engine::new();
+        assert_eq!(engine.apply_info("max_memory", "150000000"), Ok(None));
+        engine.start(15, 15).unwrap();
+        let made = engine.search.table_bytes().unwrap();
+        let limit = 60 << 20;
+        assert!(made > limit - PROCESS_MARGIN as usize, "{made}");
+        assert_eq!(
+            engine.apply_info("max_memory", &limit.to_string()),
+            Ok(None)
+        );
+        let left = engine.search.table_bytes();
+        assert!(
+            left.is_none_or(|b| b <= limit - PROCESS_MARGIN as usize),
+            "{left:?}"
+        );
+        engine.start(15, 15).unwrap();
+        assert!(engine.search.table_bytes().unwrap() > 1 << 20);
+        assert_eq!(engine.apply_info("hash_size", "1024"), Ok(None));
+        let left = engine.search.table_bytes();
+        assert!(left.is_none_or(|b| b <= 1 << 20), "{left:?}");
+        // A larger limit waits for the next START (or a move with the time to make it).
+        assert_eq!(engine.apply_info("hash_size", "0"), Ok(None));
+        assert!(engine.search.table_bytes().is_none_or(|b| b <= 1 << 20));
     }
 }

@@ -29,6 +29,13 @@ impl Referee {
         self.board.play(c).map_err(|e| e.to_string())
     }
 
+    /// Takes back the last stone (a manager's undo); nothing on an empty board.
+    pub fn undo(&mut self) {
+        if self.board.move_count() > 0 {
+            self.board.undo();
+        }
+    }
+
     pub fn side_to_move(&self) -> Color {
         self.board.side_to_move()
     }
@@ -65,6 +72,10 @@ mod tests {
         assert_eq!(r.judge(at(5, 5)), Verdict::Normal);
         assert_eq!(r.move_count(), 8);
         assert!(!r.is_full());
+        r.undo();
+        assert_eq!(r.move_count(), 7);
+        assert_eq!(r.side_to_move(), Color::White);
+        assert_eq!(r.judge(at(3, 1)), Verdict::Normal);
         assert!(Referee::new(40, 15, Rule::Freestyle).is_err());
     }
 }

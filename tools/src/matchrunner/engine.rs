@@ -129,6 +129,11 @@ impl Engine {
         &self.spec.name
     }
 
+    /// The process id, for reading its memory from `/proc`.
+    pub fn pid(&self) -> u32 {
+        self.child.id()
+    }
+
     /// The line read after `ABOUT` at launch.
     pub fn about(&self) -> &str {
         &self.about

@@ -5,15 +5,17 @@ mod book;
 mod openings;
 mod progress;
 mod puzzles;
+mod soak;
 
 use std::process::ExitCode;
 
 fn usage() -> String {
     format!(
-        "usage: {}\n       {}\n       {}\n       wuzi-tools --version",
+        "usage: {}\n       {}\n       {}\n       {}\n       wuzi-tools --version",
         puzzles::USAGE,
         openings::USAGE,
-        book::USAGE
+        book::USAGE,
+        soak::USAGE
     )
 }
 
@@ -23,6 +25,7 @@ fn main() -> ExitCode {
         Some("puzzles") => puzzles::run(&args[1..]),
         Some("openings") => openings::run(&args[1..]),
         Some("book") => book::run(&args[1..]),
+        Some("soak") => soak::run(&args[1..]),
         Some("help" | "--help" | "-h") => {
             println!("{}", usage());
             0
