@@ -20,8 +20,10 @@ pub mod search {
     /// pruned for depth; the value matches chose (`docs/experiments.md`).
     pub const DEFAULT_INTERIOR_MOVES: usize = 16;
     /// Nodes between two reads of the clock and the stop flag (a power of two): a clock
-    /// read is cheap beside 256 nodes, and a stop is seen well within a millisecond.
-    pub const LIMIT_CHECK_INTERVAL: u64 = 256;
+    /// read is cheap beside 16 nodes, and a node can cost far more than its count says
+    /// (its four-chain probes and leaf searches are not counted), so a longer interval
+    /// lets a stop or the hard limit wait for many milliseconds.
+    pub const LIMIT_CHECK_INTERVAL: u64 = 16;
     /// Smallest depth where the null move (off by default) is tried: the usual value;
     /// shallower nodes save too little to pay for a pass's search.
     pub const NULL_MIN_DEPTH: i32 = 3;
