@@ -321,6 +321,7 @@ impl Builder<'_> {
                         best: best.transformed(self.options.size, node.sym),
                         value,
                         depth: self.options.depth,
+                        proven_win: None,
                     },
                 );
             }
