@@ -10,7 +10,7 @@
 //! (RULE as `INFO rule` writes it); then one position per line:
 //!
 //! ```text
-//! BLACK WHITE MOVE VALUE DEPTH
+//! BLACK WHITE MOVE VALUE DEPTH [win:PROVEN]
 //! h8,i9 h9 j10 12 6
 //! ```
 //! BLACK and WHITE are the stones of each colour in "pos" notation, comma-separated
@@ -18,6 +18,9 @@
 //! images, see [`Key`]); the side to move follows from the counts. MOVE is the book move
 //! in the same orientation, VALUE its value for the side to move (evaluation units), and
 //! DEPTH the build's `--depth` (the leaf searches end D or D−1 plies below a position).
+//! The optional sixth field marks a position the proof-number solver proved won for the
+//! side to move (`wuzi-tools book --prove`, the proof accepted by its checker): PROVEN is
+//! the proof's first move, in the same orientation. The lookup answers with it.
 //!
 //! A book move never overrides a forced result: [`is_forced`] says when the search must
 //! decide instead.
@@ -101,12 +104,15 @@ pub fn canonical(board: &Board) -> (Key, u8) {
         .unwrap_or_else(|| (key_under(&black, &white, board.width(), 0), 0))
 }
 
-/// What the book says about a position (the move in the board's own orientation).
+/// What the book says about a position (the moves in the board's own orientation).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct BookMove {
     pub best: Coord,
     pub value: Value,
     pub depth: i32,
+    /// The first move of a win for the side to move that the solver proved (the
+    /// `win:MOVE` mark), if the position has one.
+    pub proven_win: Option<Coord>,
 }
 
 /// One rule and board size's book.
@@ -148,7 +154,8 @@ impl Book {
     }
 
     /// The book move for `board`'s side to move, when the position is in the book (under
-    /// any symmetry) and the rule and size match.
+    /// any symmetry) and the rule and size match: the proven win's first move when the
+    /// position is marked with one, else the book move.
     pub fn lookup(&self, board: &Board) -> Option<BookMove> {
         if board.rule() != self.rule || board.width() != self.size || board.height() != self.size {
             return None;
@@ -157,12 +164,17 @@ impl Book {
         for sym in 0..8u8 {
             let key = key_under(&black, &white, self.size, sym);
             if let Some(entry) = self.entries.get(&key) {
-                let best = untransform(entry.best, self.size, sym);
+                let proven_win = entry.proven_win.map(|c| untransform(c, self.size, sym));
+                let best = proven_win.unwrap_or_else(|| untransform(entry.best, self.size, sym));
                 // A damaged or foreign entry must not make the engine play a bad cell.
                 let legal = board.pos(best).is_some_and(|p| {
                     rules::is_legal_for(&mut board.clone(), p, board.side_to_move())
                 });
-                return legal.then_some(BookMove { best, ..*entry });
+                return legal.then_some(BookMove {
+                    best,
+                    proven_win,
+                    ..*entry
+                });
             }
         }
         None
@@ -177,8 +189,11 @@ impl Book {
         }
         out.push_str(&format!("board {} {}\n", self.rule.info_value(), self.size));
         for (key, e) in &self.entries {
+            let mark = e
+                .proven_win
+                .map_or(String::new(), |m| format!(" win:{}", m.to_pos_notation()));
             out.push_str(&format!(
-                "{} {} {} {} {}\n",
+                "{} {} {} {} {}{mark}\n",
                 stone_list(&key.black, self.size),
                 stone_list(&key.white, self.size),
                 e.best.to_pos_notation(),
@@ -244,8 +259,10 @@ fn parse_board_line(fields: &[&str]) -> Result<(Rule, usize), String> {
 }
 
 fn parse_position_line(fields: &[&str], size: usize) -> Result<(Key, BookMove), String> {
-    let [black, white, best, value, depth] = fields else {
-        return Err("expected 'BLACK WHITE MOVE VALUE DEPTH'".into());
+    let (black, white, best, value, depth, mark) = match fields {
+        [b, w, m, v, d] => (b, w, m, v, d, None),
+        [b, w, m, v, d, mark] => (b, w, m, v, d, Some(mark)),
+        _ => return Err("expected 'BLACK WHITE MOVE VALUE DEPTH [win:MOVE]'".into()),
     };
     let cell = |text: &str| -> Result<Coord, String> {
         Coord::from_pos_notation(text)
@@ -267,10 +284,16 @@ fn parse_position_line(fields: &[&str], size: usize) -> Result<(Key, BookMove), 
         black: list(black)?,
         white: list(white)?,
     };
+    let proven_win = match mark.map(|m| m.strip_prefix("win:").ok_or(m)) {
+        None => None,
+        Some(Ok(m)) => Some(cell(m)?),
+        Some(Err(m)) => return Err(format!("bad mark {m:?}")),
+    };
     let entry = BookMove {
         best: cell(best)?,
         value: value.parse().map_err(|_| format!("bad value {value:?}"))?,
         depth: depth.parse().map_err(|_| format!("bad depth {depth:?}"))?,
+        proven_win,
     };
     Ok((key, entry))
 }

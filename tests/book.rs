@@ -68,7 +68,8 @@ fn every_book_line_parses_and_its_move_is_legal() {
                 entry.best
             );
             assert!(!wuzi::eval::is_decisive(entry.value), "{name}: decided");
-            assert_eq!(book.lookup(&board).map(|m| m.best), Some(entry.best));
+            let answer = entry.proven_win.unwrap_or(entry.best);
+            assert_eq!(book.lookup(&board).map(|m| m.best), Some(answer));
         }
     }
 }
@@ -124,6 +125,49 @@ fn lookup_works_under_every_symmetry() {
         swapped.play(c).unwrap();
     }
     assert_eq!(book.lookup(&swapped), None);
+}
+
+/// A position marked as a proven win (`win:MOVE`, written by `wuzi-tools book --prove`)
+/// is answered with the proven move, under every symmetry, and the mark survives a trip
+/// through the text; an unmarked line keeps its book move, and a bad mark is refused.
+#[test]
+fn a_proven_win_mark_is_read_written_and_played() {
+    let text = "board 0 15\nd5,g6 e5 f7 17 6 win:g7\nd5,h6 e5 f7 -3 6\n";
+    let book = Book::parse(text).unwrap();
+    let (black, white, book_move, proven) = (
+        [Coord::new(3, 4), Coord::new(6, 5)],
+        [Coord::new(4, 4)],
+        Coord::new(5, 6),
+        Coord::new(6, 6),
+    );
+    for sym in 0..8 {
+        let mut board = Board::new(15, 15, Rule::Freestyle).unwrap();
+        board.play(symmetric(black[0], sym)).unwrap();
+        board.play(symmetric(white[0], sym)).unwrap();
+        board.play(symmetric(black[1], sym)).unwrap();
+        let found = book.lookup(&board).unwrap_or_else(|| panic!("sym {sym}"));
+        assert_eq!(found.best, symmetric(proven, sym), "sym {sym}");
+        assert_eq!(found.proven_win, Some(symmetric(proven, sym)), "sym {sym}");
+        assert_eq!((found.value, found.depth), (17, 6));
+        board.undo();
+        board.play(symmetric(Coord::new(7, 5), sym)).unwrap();
+        let unmarked = book.lookup(&board).unwrap_or_else(|| panic!("sym {sym}"));
+        assert_eq!(unmarked.best, symmetric(book_move, sym), "sym {sym}");
+        assert_eq!(unmarked.proven_win, None);
+    }
+    let again = Book::parse(&book.to_text(&[])).unwrap();
+    assert_eq!(again.entries, book.entries);
+    assert!(book.to_text(&[]).contains("d5,g6 e5 f7 17 6 win:g7\n"));
+    for bad in [
+        "d5,g6 e5 f7 17 6 g7",
+        "d5,g6 e5 f7 17 6 win:z99",
+        "d5,g6 e5 f7 17 6 win:g7 x",
+    ] {
+        assert!(
+            Book::parse(&format!("board 0 15\n{bad}\n")).is_err(),
+            "{bad}"
+        );
+    }
 }
 
 /// An engine whose only book is `book_text`, written to a file named by `book.file`.
@@ -211,6 +255,29 @@ fn a_quiet_book_position_is_answered_from_the_book() {
     // The same position mirrored is answered with the mirrored corner.
     let mirrored: Vec<Coord> = moves.iter().map(|c| Coord::new(14 - c.x, c.y)).collect();
     assert_eq!(think(&mut engine, &mirrored), (Coord::new(14, 0), true));
+}
+
+/// The brain plays a marked position's proven move rather than its book move, and says
+/// so. (The mark here is written by hand: the brain trusts its book.)
+#[test]
+fn a_position_marked_won_is_answered_with_the_proven_move() {
+    let moves = cells(&[(7, 7), (8, 8), (6, 9)]);
+    let text = book_answering_with(&moves, Coord::new(0, 0)).replace(" 0 6\n", " 0 6 win:o15\n");
+    let mut engine = engine_with_book(&text, "proven");
+    engine.start(15, 15).unwrap();
+    for &m in &moves {
+        engine.play(m).unwrap();
+    }
+    let mut notes = Vec::new();
+    let m = engine
+        .think(Instant::now(), &AtomicBool::new(false), &mut |e| {
+            if let SearchEvent::Note(text) = e {
+                notes.push(text.clone());
+            }
+        })
+        .unwrap();
+    assert_eq!(m, Coord::new(14, 14));
+    assert_eq!(notes, ["book o15 value 0 depth 6 proven win"]);
 }
 
 #[test]

@@ -480,8 +480,13 @@ impl Engine {
         // A book move answers a one-line request; an analysis of several lines searches.
         if multi_pv == 1 {
             if let Some(m) = self.book_move(board, limits.time.as_ref(), stop) {
+                let proven = if m.proven_win.is_some() {
+                    " proven win"
+                } else {
+                    ""
+                };
                 report(&SearchEvent::Note(format!(
-                    "book {} value {} depth {}",
+                    "book {} value {} depth {}{proven}",
                     m.best.to_pos_notation(),
                     m.value,
                     m.depth

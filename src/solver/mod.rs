@@ -116,15 +116,7 @@ pub fn solve(
     let start = Instant::now();
     let us = board.side_to_move();
     let them = us.opponent();
-    let mut report = Report {
-        verdict: Verdict::Unknown,
-        proof: None,
-        checked: None,
-        pn_nodes: 0,
-        threat_nodes: 0,
-        elapsed: Duration::ZERO,
-        note: None,
-    };
+    let mut report = Report::unknown();
     let mut attempt = prove(board, us, limits, progress);
     report.add(&attempt);
     if attempt.proof.is_none() {
@@ -143,24 +135,63 @@ pub fn solve(
             }
         }
     }
-    report.note = attempt.note;
-    if let (Some(proof), Some(checked)) = (attempt.proof, attempt.checked) {
-        report.verdict = match proof.roots.first().map(|n| n.mv) {
-            _ if proof.attacker != us => Verdict::Loss,
-            Some(Move::At(c)) => board.pos(c).map_or(Verdict::Unknown, Verdict::Win),
-            _ => Verdict::Unknown,
-        };
-        report.proof = Some(proof);
-        report.checked = Some(checked);
-    }
-    report.elapsed = start.elapsed();
+    report.conclude(attempt, board, start);
+    report
+}
+
+/// Tries to prove `attacker`'s win on `board` and nothing else (no search for the other
+/// side's), within `limits`. The verdict is for the side to move, as [`solve`]'s: `Win`
+/// when `attacker` is to move, `Loss` when it is not, each with a proof that passed
+/// [`check::check`]; `Unknown` otherwise. A claim about a position one move on (such as
+/// "this move wins": the opponent loses after it) is proven this way without spending
+/// the budget on the opponent's own win first. The board is left as it was.
+pub fn prove_win(
+    board: &mut Board,
+    attacker: Color,
+    limits: &SolveLimits,
+    progress: &mut dyn FnMut(&Progress),
+) -> Report {
+    let start = Instant::now();
+    let mut report = Report::unknown();
+    let attempt = prove(board, attacker, limits, progress);
+    report.add(&attempt);
+    report.conclude(attempt, board, start);
     report
 }
 
 impl Report {
+    /// Nothing proven, nothing spent yet.
+    fn unknown() -> Report {
+        Report {
+            verdict: Verdict::Unknown,
+            proof: None,
+            checked: None,
+            pn_nodes: 0,
+            threat_nodes: 0,
+            elapsed: Duration::ZERO,
+            note: None,
+        }
+    }
+
     fn add(&mut self, attempt: &Attempt) {
         self.pn_nodes += attempt.pn_nodes;
         self.threat_nodes += attempt.threat_nodes;
+    }
+
+    /// The verdict for `board`'s side to move from the attempt kept (its proof, if any,
+    /// already checked), its note, and the time since `start`.
+    fn conclude(&mut self, attempt: Attempt, board: &Board, start: Instant) {
+        self.note = attempt.note;
+        if let (Some(proof), Some(checked)) = (attempt.proof, attempt.checked) {
+            self.verdict = match proof.roots.first().map(|n| n.mv) {
+                _ if proof.attacker != board.side_to_move() => Verdict::Loss,
+                Some(Move::At(c)) => board.pos(c).map_or(Verdict::Unknown, Verdict::Win),
+                _ => Verdict::Unknown,
+            };
+            self.proof = Some(proof);
+            self.checked = Some(checked);
+        }
+        self.elapsed = start.elapsed();
     }
 }
 

@@ -1,16 +1,18 @@
 //! The opening book builder: Lincke's drop-out expansion from the empty board and the
 //! opening lists, each position valued by the engine's own fixed-depth search. The book
 //! format, its lookup and the checks that keep a book move off forced positions are the
-//! brain's (`wuzi::book`); this writes what it reads.
+//! brain's (`wuzi::book`); this writes what it reads. [`mark_proven_wins`] runs the
+//! proof-number solver on a book's positions and marks those it proves won.
 
 use std::collections::BTreeMap;
 use std::sync::atomic::AtomicBool;
 use wuzi::board::Board;
-use wuzi::book::{canonical, is_forced, Book, BookMove, Key};
+use wuzi::book::{board_of, canonical, is_forced, Book, BookMove, Key};
 use wuzi::eval::{self, Value};
 use wuzi::movegen;
 use wuzi::rules;
 use wuzi::search::{SearchLimits, SearchState};
+use wuzi::solver::{self, SolveLimits, Verdict};
 use wuzi::types::{Coord, Rule};
 
 /// How a book is built.
@@ -321,6 +323,7 @@ impl Builder<'_> {
                         best: best.transformed(self.options.size, node.sym),
                         value,
                         depth: self.options.depth,
+                        proven_win: None,
                     },
                 );
             }
@@ -331,6 +334,33 @@ impl Builder<'_> {
             entries,
         }
     }
+}
+
+/// Runs the proof-number solver (`wuzi::solver::solve`) on every position of `book`
+/// within `limits` and marks those it proves won for the side to move with the proof's
+/// first move (`BookMove::proven_win`, written as `win:MOVE`); the solver claims a win
+/// only once its checker has accepted the proof. Other marks are left as they were.
+/// Returns how many positions are marked; `progress` hears (positions solved, total).
+pub fn mark_proven_wins(
+    book: &mut Book,
+    limits: &SolveLimits,
+    progress: &mut dyn FnMut(usize, usize),
+) -> usize {
+    let (rule, size) = (book.rule, book.size);
+    let total = book.entries.len();
+    let mut marked = 0;
+    for (done, (key, entry)) in book.entries.iter_mut().enumerate() {
+        // The key's own orientation: the proof's move is in the book's orientation.
+        if let Some(mut board) = board_of(key, rule, size) {
+            let report = solver::solve(&mut board, limits, &mut |_| {});
+            if let Verdict::Win(m) = report.verdict {
+                entry.proven_win = Some(board.coord(m));
+            }
+        }
+        marked += usize::from(entry.proven_win.is_some());
+        progress(done + 1, total);
+    }
+    marked
 }
 
 #[cfg(test)]
@@ -357,5 +387,50 @@ mod tests {
         for (board, entry) in parsed.positions() {
             assert_eq!(parsed.lookup(&board), Some(entry));
         }
+    }
+
+    /// A book of two positions: a win by threats (pub-free-win003 of the shared puzzle
+    /// suite, whose winning moves are k12, l9, m10, d7 and c7) is marked with a winning
+    /// move, which the lookup then answers; a quiet opening is not marked.
+    #[test]
+    fn the_positions_the_solver_proves_won_are_marked() {
+        let won = "e7h7g9f8h6h8j7h9j8f6f7j9i9h11h10g11k9i7k10k7i10j10i12i11j11h13";
+        let won = Board::from_moves(15, Rule::Freestyle, won).unwrap();
+        let quiet = Board::from_moves(15, Rule::Freestyle, "h8i9h9").unwrap();
+        let mut book = Book {
+            rule: Rule::Freestyle,
+            size: 15,
+            entries: BTreeMap::new(),
+        };
+        for board in [&won, &quiet] {
+            // The corner a1 as the book move, in the key's orientation as a book has it.
+            let (key, sym) = canonical(board);
+            let book_move = BookMove {
+                best: Coord::new(0, 0).transformed(15, sym),
+                value: 0,
+                depth: 6,
+                proven_win: None,
+            };
+            book.entries.insert(key, book_move);
+        }
+        let limits = SolveLimits {
+            nodes: 200_000,
+            time: None,
+            table_bytes: 8 << 20,
+        };
+        let mut reported = Vec::new();
+        let marked = mark_proven_wins(&mut book, &limits, &mut |done, total| {
+            reported.push((done, total))
+        });
+        assert_eq!(marked, 1);
+        assert_eq!(reported, [(1, 2), (2, 2)]);
+        let answer = book.lookup(&won).unwrap();
+        assert_eq!(answer.proven_win, Some(answer.best));
+        let answers = ["k12", "l9", "m10", "d7", "c7"].map(Coord::from_pos_notation);
+        assert!(answers.contains(&Some(answer.best)), "{}", answer.best);
+        let other = book.lookup(&quiet).unwrap();
+        assert_eq!((other.best, other.proven_win), (Coord::new(0, 0), None));
+        let again = Book::parse(&book.to_text(&[])).unwrap();
+        assert_eq!(again.entries, book.entries);
     }
 }

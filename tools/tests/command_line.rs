@@ -151,3 +151,46 @@ fn book_writes_a_new_file_unless_out_names_one() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// `--prove NODES` runs the solver on the built book's positions and says so in the
+/// header (the command that remakes the book and how many positions it marked); a
+/// budget that is not a positive number is refused before the build.
+#[test]
+fn book_prove_marks_in_the_header_what_it_proved() {
+    let out = wuzi_tools(&[
+        "book",
+        "--rule",
+        "0",
+        "--size",
+        "9",
+        "--depth",
+        "2",
+        "--positions",
+        "3",
+        "--prove",
+        "2000",
+        "--out",
+        "-",
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+    let text = String::from_utf8_lossy(&out.stdout);
+    let book = small_book(&text);
+    assert!(text.contains(" --prove 2000`\n"), "{text}");
+    let marked = book
+        .entries
+        .values()
+        .filter(|e| e.proven_win.is_some())
+        .count();
+    assert!(
+        text.contains(&format!(
+            "# Proven wins: {marked} positions marked win:MOVE"
+        )),
+        "{text}"
+    );
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("positions solved"), "{stderr}");
+    for bad in ["0", "-5", "many"] {
+        let out = wuzi_tools(&["book", "--rule", "0", "--prove", bad]);
+        assert_eq!(out.status.code(), Some(2), "{bad}: {out:?}");
+    }
+}

@@ -14,7 +14,8 @@ usage: pbrain-wuzi                      play the Piskvork/Gomocup protocol on st
        pbrain-wuzi bench [DEPTH]        fixed-depth benchmark (nodes, speed, signature)
        pbrain-wuzi solve [--rule R] [--size N] [--nodes N] [--time-ms N] [--win-only] MOVES
                                         threat-space search: win, defend, lost or none
-       pbrain-wuzi solve --pn [--nodes N] [--time-ms N] [--hash-mb N] [--proof FILE] MOVES
+       pbrain-wuzi solve --pn [--nodes N] [--time-ms N] [--hash-mb N] [--proof FILE]
+                         [--attacker black|white] MOVES
                                         proof-number solver: win, loss or unknown
        pbrain-wuzi solve --check FILE   replay a proof file against the rules
        pbrain-wuzi --version            name and version

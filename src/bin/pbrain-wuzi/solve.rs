@@ -8,11 +8,12 @@ use std::io::Write;
 use std::time::{Duration, Instant};
 use wuzi::board::{Board, BoardError, Pos};
 use wuzi::threat::{defences_counted, find_win_resumed, Level, Limits, Memo, Phases, ROOT_DEPTH};
-use wuzi::types::{parse_pos_sequence, Rule};
+use wuzi::types::{parse_pos_sequence, Color, Rule};
 
 const USAGE: &str =
     "usage: solve [--rule 0|1|4|8|name] [--size N|WxH] [--nodes N] [--time-ms N] [--win-only] MOVES
-       solve --pn [--rule R] [--size N|WxH] [--nodes N] [--time-ms N] [--hash-mb N] [--proof FILE] MOVES
+       solve --pn [--rule R] [--size N|WxH] [--nodes N] [--time-ms N] [--hash-mb N] [--proof FILE]
+                  [--attacker black|white] MOVES
        solve --check FILE
 (MOVES in pos notation, black first, e.g. h8h9i8)";
 
@@ -33,6 +34,9 @@ pub(crate) struct Request {
     pub proof: Option<String>,
     /// Transposition table of `--pn`, in MiB.
     pub hash_mb: Option<usize>,
+    /// `--pn` proves this side's win only (the side to move's loss when it is the other),
+    /// instead of the side to move's win and then its loss.
+    pub attacker: Option<Color>,
     /// A proof file to check (no position then).
     pub check: Option<String>,
 }
@@ -48,6 +52,7 @@ fn parse(args: &[String]) -> Result<Request, String> {
         pn: false,
         proof: None,
         hash_mb: None,
+        attacker: None,
         check: None,
     };
     let mut it = args.iter().map(String::as_str).peekable();
@@ -83,6 +88,14 @@ fn parse(args: &[String]) -> Result<Request, String> {
             "--pn" => req.pn = true,
             "--proof" => req.proof = Some(value("--proof")?),
             "--check" => req.check = Some(value("--check")?),
+            "--attacker" => {
+                let v = value("--attacker")?;
+                req.attacker = Some(match v.as_str() {
+                    "black" => Color::Black,
+                    "white" => Color::White,
+                    _ => return Err(format!("bad attacker '{v}' (black or white)")),
+                });
+            }
             "--hash-mb" => {
                 let v = value("--hash-mb")?;
                 req.hash_mb = Some(v.parse().map_err(|_| format!("bad hash size '{v}'"))?);
@@ -104,6 +117,9 @@ fn parse(args: &[String]) -> Result<Request, String> {
     }
     if req.proof.is_some() && !req.pn {
         return Err("--proof needs --pn".into());
+    }
+    if req.attacker.is_some() && !req.pn {
+        return Err("--attacker needs --pn".into());
     }
     req.moves = moves.ok_or("no position given")?;
     Ok(req)

@@ -6,7 +6,7 @@ use crate::solve::Request;
 use std::io::Write;
 use std::time::Instant;
 use wuzi::board::Board;
-use wuzi::solver::{check, format, solve, Progress, SolveLimits, Verdict};
+use wuzi::solver::{check, format, prove_win, solve, Progress, SolveLimits, Verdict};
 use wuzi::types::Color;
 
 fn color_name(c: Color) -> &'static str {
@@ -51,7 +51,10 @@ pub fn run(req: &Request, board: &mut Board, out: &mut dyn Write) -> u8 {
             .map_or(SolveLimits::default().table_bytes, |mb| mb << 20),
     };
     let start = Instant::now();
-    let report = solve(board, &limits, &mut print_progress);
+    let report = match req.attacker {
+        Some(attacker) => prove_win(board, attacker, &limits, &mut print_progress),
+        None => solve(board, &limits, &mut print_progress),
+    };
     let verdict = match report.verdict {
         Verdict::Win(p) => format!("win {}", board.coord(p).to_pos_notation()),
         Verdict::Loss => "loss".to_string(),
@@ -202,6 +205,29 @@ mod tests {
         assert_eq!(code, 0, "{text}");
         assert!(text.starts_with("unknown\n"), "{text}");
         assert!(!path.exists());
+    }
+
+    /// `--attacker` proves that side's win only: black's open three, white to move, is
+    /// white's loss; white's own win is not looked for, and is not there.
+    #[test]
+    fn the_attacker_can_be_named() {
+        let path = temp_path("attacker.txt");
+        let p = path.display();
+        let three = "f5a1g5a3h5";
+        let (code, text) = run(&format!("--pn --attacker black --proof {p} d5a1e5a3f5a9g5"));
+        assert_eq!(code, 0, "{text}");
+        assert!(text.starts_with("loss\n"), "{text}");
+        let (code, text) = run(&format!("--check {p}"));
+        assert_eq!(code, 0, "{text}");
+        assert!(text.starts_with("ok: black wins"), "{text}");
+        let _ = std::fs::remove_file(&path);
+        let (code, text) = run(&format!("--pn --attacker white --nodes 20000 {three}a9"));
+        assert_eq!(code, 0, "{text}");
+        assert!(text.starts_with("unknown\n"), "{text}");
+        let (code, text) = run(&format!("--attacker black {three}"));
+        assert_eq!(code, 2, "{text}");
+        let (code, text) = run(&format!("--pn --attacker red {three}"));
+        assert_eq!(code, 2, "{text}");
     }
 
     #[test]

@@ -2,18 +2,23 @@
 //! opening lists (see `wuzi_tools::book_builder`) and writes it to the file `--out`
 //! names: by default a new file in the working directory, never the book compiled into
 //! the brain (`openings/book-*.txt`), which is replaced only when `--out` names it.
-//! Progress goes to stderr.
+//! With `--prove NODES` the proof-number solver then runs on every position and marks
+//! those it proves won (`win:MOVE`, see `wuzi::book`). Progress goes to stderr.
 
 use crate::progress::Progress;
+use wuzi::book::Book;
+use wuzi::solver::SolveLimits;
 use wuzi::types::Rule;
-use wuzi_tools::book_builder::{build, BuildOptions};
+use wuzi_tools::book_builder::{build, mark_proven_wins, BuildOptions};
 use wuzi_tools::openings::parse_list;
 
 pub const USAGE: &str = "\
 wuzi-tools book --rule R --size N [--depth D] [--positions P] [--width K] [--ply-cost C]
-                 [--openings FILE]... [--out FILE]
+                 [--openings FILE]... [--prove NODES] [--out FILE]
                  build an opening book (drop-out expansion) into FILE (default
-                 book-RULE-N.new.txt in the working directory; - for stdout)";
+                 book-RULE-N.new.txt in the working directory; - for stdout);
+                 --prove: mark the positions the proof-number solver proves won
+                 within NODES nodes each";
 
 /// What the command line asks for.
 struct Args {
@@ -22,6 +27,8 @@ struct Args {
     lists: Vec<String>,
     /// Where the book goes: a file, or stdout for `-`.
     out: String,
+    /// The solver's node budget per position, when the proven wins are to be marked.
+    prove: Option<u64>,
 }
 
 pub fn run(args: &[String]) -> u8 {
@@ -29,6 +36,7 @@ pub fn run(args: &[String]) -> u8 {
         build: mut opts,
         lists,
         out,
+        prove,
     } = match parse(args) {
         Ok(parsed) => parsed,
         Err(e) => {
@@ -54,13 +62,15 @@ pub fn run(args: &[String]) -> u8 {
     }
     let mut progress = Progress::new("positions expanded", opts.positions as u64);
     let mut expanded = 0;
-    let book = build(&opts, &mut |done, _| {
+    let mut book = build(&opts, &mut |done, _| {
         expanded = done;
         progress.update(done as u64, "");
     });
     progress.finish(expanded as u64, "");
+    let proven_line = prove.map(|nodes| mark_proven(&mut book, nodes));
     let lists_args: String = lists.iter().map(|l| format!(" --openings {l}")).collect();
-    let header = [
+    let prove_arg = prove.map_or(String::new(), |n| format!(" --prove {n}"));
+    let mut header = vec![
         format!(
             "Opening book: rule {} ({}), {}x{}, {} positions.",
             opts.rule.info_value(),
@@ -70,11 +80,12 @@ pub fn run(args: &[String]) -> u8 {
             book.entries.len()
         ),
         format!(
-            "Built by `wuzi-tools book --rule {} --size {} --depth {} --positions {} --width {} --ply-cost {}{lists_args}`",
+            "Built by `wuzi-tools book --rule {} --size {} --depth {} --positions {} --width {} --ply-cost {}{lists_args}{prove_arg}`",
             opts.rule.info_value(), opts.size, opts.depth, opts.positions, opts.width, opts.ply_cost
         ),
         "Format (openings/README.md): BLACK WHITE MOVE VALUE DEPTH per position, canonical orientation.".to_string(),
     ];
+    header.extend(proven_line);
     let text = book.to_text(&header);
     if out == "-" {
         print!("{text}");
@@ -90,6 +101,24 @@ pub fn run(args: &[String]) -> u8 {
             1
         }
     }
+}
+
+/// Marks the book's positions the solver proves won within `nodes` nodes each, with
+/// progress on stderr; returns the header line that says so.
+fn mark_proven(book: &mut Book, nodes: u64) -> String {
+    let limits = SolveLimits {
+        nodes,
+        ..SolveLimits::default()
+    };
+    let total = book.entries.len() as u64;
+    let mut progress = Progress::new("positions solved", total);
+    let marked = mark_proven_wins(book, &limits, &mut |done, _| {
+        progress.update(done as u64, "");
+    });
+    progress.finish(total, "");
+    format!(
+        "Proven wins: {marked} positions marked win:MOVE (the solver's first move, its proof checked; {nodes} nodes a position)."
+    )
 }
 
 /// Refuses, before the build, an output whose folder does not exist: the book is
@@ -129,6 +158,7 @@ fn parse(args: &[String]) -> Result<Args, String> {
     let mut rule_given = false;
     let mut lists = Vec::new();
     let mut out = None;
+    let mut prove = None;
     let mut it = args.iter();
     while let Some(flag) = it.next() {
         let value = it.next().ok_or_else(|| format!("{flag} needs a value"))?;
@@ -145,6 +175,10 @@ fn parse(args: &[String]) -> Result<Args, String> {
             ("--positions", Ok(n)) => opts.positions = n as usize,
             ("--width", Ok(n)) if n >= 1 => opts.width = n as usize,
             ("--ply-cost", Ok(n)) => opts.ply_cost = n as i32,
+            ("--prove", _) => match value.parse::<u64>() {
+                Ok(n) if n >= 1 => prove = Some(n),
+                _ => return Err(format!("bad option {flag} {value}")),
+            },
             _ => return Err(format!("bad option {flag} {value}")),
         }
     }
@@ -156,5 +190,6 @@ fn parse(args: &[String]) -> Result<Args, String> {
         build: opts,
         lists,
         out,
+        prove,
     })
 }
