@@ -4,12 +4,13 @@
 
 mod harness;
 
-use harness::board_checks::{check_combinations, check_near_cells};
+use harness::board_checks::{check_against_rebuilt, check_combinations, check_near_cells};
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 use wuzi::board::{Board, Pos};
+use wuzi::eval::Evaluator;
 use wuzi::pattern::{self, slot_shift, Cell, Pattern, CODE_COUNT};
-use wuzi::types::{Color, Rule};
+use wuzi::types::{Color, Coord, Rule};
 
 /// The empty cells of `board`, row by row.
 fn empty_cells(board: &Board) -> Vec<Pos> {
@@ -192,6 +193,34 @@ fn cells_without_near_stones_make_no_three_or_four() {
                     "{rule} code {code:#x}: {class:?}"
                 );
             }
+        }
+    }
+}
+
+/// Cell values set with stones already on the board (a search sets them on the position
+/// it is given) stay exact when those stones are taken back, and when stones are played
+/// and taken back again on the way.
+#[test]
+fn cell_values_set_with_stones_on_the_board_stay_exact_through_undos() {
+    for rule in Rule::ALL {
+        let mut board = Board::from_moves(15, rule, "h8i9h9i10h10j8g7").unwrap();
+        Evaluator::default().prepare(&mut board);
+        let what = |step: &str| format!("{rule}, cell values set on 7 stones, {step}");
+        board.verify_incremental_state().unwrap();
+        while board.move_count() > 0 {
+            board.undo();
+            if board.move_count() == 4 {
+                // Down to four stones, out to six and back.
+                board.make(board.pos(Coord::new(0, 0)).unwrap());
+                board.make(board.pos(Coord::new(14, 14)).unwrap());
+                check_against_rebuilt(&board, 0, false, &what("at six again"));
+                board.undo();
+                board.undo();
+            }
+            if let Err(e) = board.verify_incremental_state() {
+                panic!("{}: {e}\n{board}", what("taken back"));
+            }
+            check_against_rebuilt(&board, 0, false, &what("taken back"));
         }
     }
 }

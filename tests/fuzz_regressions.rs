@@ -40,3 +40,8 @@ fn the_seed_sessions_pass_the_referee() {
     assert!(replay(seeds, harness::session::run) >= 5);
     replay(seeds, harness::protocol::run);
 }
+
+#[test]
+fn the_board_findings_stay_fixed() {
+    assert!(replay("tests/data/fuzz-regressions/board", harness::board::run) > 0);
+}
