@@ -53,8 +53,20 @@ case "$target_cpu" in
 esac
 
 log "building $exe_name ($WIN_TARGET, target-cpu=$target_cpu)"
-# RUSTFLAGS replaces .cargo/config.toml's list for the target, so spell out all of it.
-RUSTFLAGS="-C target-feature=+crt-static -C target-cpu=$target_cpu -C link-arg=-Wl,--no-insert-timestamp" \
+# The same source gives the same bytes wherever and however often it is built
+# (scripts/windows-repro-check.sh builds twice in two folders and compares):
+#   --no-insert-timestamp  no build time in the PE header;
+#   strip=symbols          no COFF symbol table: it names the folders rustc makes for
+#                          each build (a random name each time) under the build's path;
+#   --remap-path-prefix    the checkout's and cargo home's paths, which the dependencies'
+#                          panic messages carry, replaced by fixed names.
+cargo_home="${CARGO_HOME:-$HOME/.cargo}"
+rustflags=(-C target-feature=+crt-static -C "target-cpu=$target_cpu"
+           -C link-arg=-Wl,--no-insert-timestamp -C strip=symbols
+           "--remap-path-prefix=$REPO_ROOT=wuzi" "--remap-path-prefix=$cargo_home=cargo")
+# The encoded form (fields split by 0x1f) lets the paths hold spaces. It replaces
+# RUSTFLAGS and .cargo/config.toml's list for the target, so it spells out all of it.
+CARGO_ENCODED_RUSTFLAGS="$(IFS=$'\x1f'; echo "${rustflags[*]}")" \
     cargo build --release --locked --quiet --target "$WIN_TARGET" --bin pbrain-wuzi
 exe="$REPO_ROOT/target/$WIN_TARGET/release/pbrain-wuzi.exe"
 [[ -f "$exe" ]] || die "build produced no $exe"

@@ -2,84 +2,15 @@
 //! equals a recomputation after long random make/undo runs, on every rule and on odd
 //! board shapes.
 
+mod harness;
+
+use harness::board_checks::{check_against_rebuilt, check_combinations, check_near_cells};
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 use wuzi::board::{Board, Pos};
-use wuzi::movegen::{threat_of, Threat};
+use wuzi::eval::Evaluator;
 use wuzi::pattern::{self, slot_shift, Cell, Pattern, CODE_COUNT};
-use wuzi::types::{Color, Rule};
-
-/// The combination cells as the evaluation first found them, by scanning the board:
-/// `[four-three, double three, winning four]` per colour. Written independently of the
-/// board's counters (the scan the evaluation used, and `threat_of` for winning fours).
-fn scanned_combinations(board: &Board) -> [[u32; 3]; 2] {
-    let mut out = [[0u32; 3]; 2];
-    const CODE: [u16; Pattern::COUNT] = [0, 0, 0, 0, 0, 0, 1, 1 << 4, 1 << 8, 1 << 8, 1 << 8];
-    let renju = board.rule() == Rule::Renju;
-    for p in board.positions() {
-        if !board.is_empty(p) {
-            continue;
-        }
-        for color in Color::BOTH {
-            let c = color.index();
-            if threat_of(board, p, color) == Threat::WinningFour {
-                out[c][2] += 1;
-            }
-            // The evaluation skipped cells without a stone within two cells.
-            if board.stones_nearby(p) == 0 {
-                continue;
-            }
-            let s: u16 = board.cell_patterns(p)[c]
-                .iter()
-                .map(|&class| CODE[class as usize])
-                .sum();
-            if s >> 8 != 0 {
-                continue;
-            }
-            let (fours, threes) = ((s >> 4) & 15, s & 15);
-            if fours >= 1 && fours + threes >= 2 {
-                out[c][0] += 1;
-            } else if fours == 0 && threes >= 2 && !(renju && color == Color::Black) {
-                out[c][1] += 1;
-            }
-        }
-    }
-    out
-}
-
-fn check_combinations(board: &Board, what: &str) {
-    let counted = Color::BOTH.map(|c| {
-        [
-            board.four_three_cells(c),
-            board.double_three_cells(c),
-            board.winning_four_cells(c),
-        ]
-    });
-    assert_eq!(counted, scanned_combinations(board), "{what}\n{board}");
-}
-
-/// The board's scan for candidate cells lists, row by row, exactly the empty cells with
-/// a stone within two cells in both directions, found here from the stones' coordinates.
-fn check_near_cells(board: &Board, what: &str) {
-    let stones: Vec<_> = board
-        .positions()
-        .filter(|&p| !board.is_empty(p))
-        .map(|p| board.coord(p))
-        .collect();
-    let expected: Vec<Pos> = board
-        .positions()
-        .filter(|&p| {
-            let c = board.coord(p);
-            board.is_empty(p)
-                && stones
-                    .iter()
-                    .any(|s| (s.x - c.x).abs() <= 2 && (s.y - c.y).abs() <= 2)
-        })
-        .collect();
-    let mut scanned = Vec::new();
-    board.for_cells_near_stones(|p| scanned.push(p));
-    assert_eq!(scanned, expected, "{what}\n{board}");
-}
+use wuzi::types::{Color, Coord, Rule};
 
 /// The empty cells of `board`, row by row.
 fn empty_cells(board: &Board) -> Vec<Pos> {
@@ -262,6 +193,34 @@ fn cells_without_near_stones_make_no_three_or_four() {
                     "{rule} code {code:#x}: {class:?}"
                 );
             }
+        }
+    }
+}
+
+/// Cell values set with stones already on the board (a search sets them on the position
+/// it is given) stay exact when those stones are taken back, and when stones are played
+/// and taken back again on the way.
+#[test]
+fn cell_values_set_with_stones_on_the_board_stay_exact_through_undos() {
+    for rule in Rule::ALL {
+        let mut board = Board::from_moves(15, rule, "h8i9h9i10h10j8g7").unwrap();
+        Evaluator::default().prepare(&mut board);
+        let what = |step: &str| format!("{rule}, cell values set on 7 stones, {step}");
+        board.verify_incremental_state().unwrap();
+        while board.move_count() > 0 {
+            board.undo();
+            if board.move_count() == 4 {
+                // Down to four stones, out to six and back.
+                board.make(board.pos(Coord::new(0, 0)).unwrap());
+                board.make(board.pos(Coord::new(14, 14)).unwrap());
+                check_against_rebuilt(&board, 0, false, &what("at six again"));
+                board.undo();
+                board.undo();
+            }
+            if let Err(e) = board.verify_incremental_state() {
+                panic!("{}: {e}\n{board}", what("taken back"));
+            }
+            check_against_rebuilt(&board, 0, false, &what("taken back"));
         }
     }
 }

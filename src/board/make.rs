@@ -108,12 +108,24 @@ impl Board {
             }
             self.nearby[p.index()] -= OCCUPIED;
             self.restore_lines::<true>(p);
+            if self.history.len() < self.values_from {
+                self.resum_values();
+            }
         } else {
             debug_assert!(self.history.len() >= self.paused_at, "undo past a pause");
             self.restore_lines_paused(p);
         }
         self.side_to_move = self.side_after_counts();
         self.debug_check();
+    }
+
+    /// The value sums of a stone placed before the cell values in use were set, whose
+    /// undo record holds sums of the tables before: computed afresh, out of line like
+    /// `update_lines_paused`.
+    #[inline(never)]
+    fn resum_values(&mut self) {
+        self.value_sums = self.compute_value_sums();
+        self.values_from = self.history.len();
     }
 
     /// The paused placement's line updates, kept out of line so that the full one, which

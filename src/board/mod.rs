@@ -225,6 +225,10 @@ pub struct Board {
     cell_values: &'static CellValues,
     /// `value_sums[owner][owner_to_move]`: the cell values of every empty cell.
     value_sums: [[i32; 2]; 2],
+    /// The plies whose undo records hold value sums of `cell_values` start here: the
+    /// stones below were placed while other tables were summed, so taking one back
+    /// recomputes the sums instead of restoring them.
+    values_from: usize,
     /// Per stone in `history` (same index): what its placement overwrote, so undo
     /// restores it instead of recomputing (no pattern table lookups on undo).
     undo_records: UndoRecords,
@@ -283,6 +287,7 @@ impl Board {
             combo_counts: [[0; combo::COUNT]; 2],
             cell_values: &ZERO_CELL_VALUES,
             value_sums: [[0; 2]; 2],
+            values_from: 0,
             undo_records: UndoRecords::default(),
             line_offsets: std::array::from_fn(|i| LINE_STEPS[i] * steps[LINE_DIRS[i]]),
             line_cells: if reach_of(rule) < HALF_LINE {
@@ -657,13 +662,16 @@ impl Board {
     }
 
     /// Sums `values` from now on (recomputing the sums over the board when they are not
-    /// the tables in use already).
+    /// the tables in use already). The stones on the board may be taken back afterwards;
+    /// not while the search extras are paused, whose placements leave the sums alone.
     pub fn set_cell_values(&mut self, values: &'static CellValues) {
+        debug_assert!(self.extras_exact(), "cell values set while paused");
         if std::ptr::eq(self.cell_values, values) {
             return;
         }
         self.cell_values = values;
         self.value_sums = self.compute_value_sums();
+        self.values_from = self.history.len();
     }
 }
 

@@ -1,0 +1,7 @@
+//! The `protocol` fuzz target: `tests/harness/protocol.rs` says what it feeds and checks.
+#![no_main]
+
+#[path = "../../tests/harness/mod.rs"]
+mod harness;
+
+libfuzzer_sys::fuzz_target!(|data: &[u8]| harness::protocol::run(data));
