@@ -11,7 +11,9 @@ use wuzi_tools::matchrunner::opening::{load_openings, OpeningFormat};
 use wuzi_tools::matchrunner::sprt::{SprtDecision, SprtParams};
 use wuzi_tools::matchrunner::tournament::{run_match, GameReport, MatchConfig, MatchResult};
 
-const TESTBRAIN: &str = env!("CARGO_BIN_EXE_wuzi-testbrain");
+mod common;
+
+use common::{testbrain as brain, TESTBRAIN};
 
 /// The brain itself, the workspace root package's binary. Cargo builds it for the root
 /// package's own integration tests into the same folder as this package's binaries, so
@@ -26,16 +28,6 @@ fn pbrain_wuzi() -> PathBuf {
         path.display()
     );
     path
-}
-
-fn brain(name: &str, args: &[&str]) -> EngineSpec {
-    EngineSpec {
-        path: PathBuf::from(TESTBRAIN),
-        args: args.iter().map(|a| a.to_string()).collect(),
-        dir: None,
-        name: name.to_string(),
-        info: Vec::new(),
-    }
 }
 
 /// A fresh, empty scratch directory under the target directory.

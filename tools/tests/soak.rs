@@ -12,17 +12,7 @@ use wuzi_tools::soak::report::{FaultKind, GameReport};
 use wuzi_tools::soak::tally::Tally;
 use wuzi_tools::soak::{run, SoakConfig};
 
-const TESTBRAIN: &str = env!("CARGO_BIN_EXE_wuzi-testbrain");
-
-fn testbrain(name: &str, args: &[&str]) -> EngineSpec {
-    EngineSpec {
-        path: PathBuf::from(TESTBRAIN),
-        args: args.iter().map(|a| a.to_string()).collect(),
-        dir: None,
-        name: name.to_string(),
-        info: Vec::new(),
-    }
-}
+use common::testbrain;
 
 /// `games` plain games (no disturbance: the test brain speaks only the core protocol)
 /// of 15×15 `rule`, brain 0 black in the odd games.

@@ -11,6 +11,19 @@ use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
 pub const WUZI_MATCH: &str = env!("CARGO_BIN_EXE_wuzi-match");
+/// The scriptable test brain (`tools/src/bin/wuzi-testbrain.rs`).
+pub const TESTBRAIN: &str = env!("CARGO_BIN_EXE_wuzi-testbrain");
+
+/// The test brain under `name`, started with `args` (its behaviour and options).
+pub fn testbrain(name: &str, args: &[&str]) -> wuzi_tools::matchrunner::engine::EngineSpec {
+    wuzi_tools::matchrunner::engine::EngineSpec {
+        path: PathBuf::from(TESTBRAIN),
+        args: args.iter().map(|a| a.to_string()).collect(),
+        dir: None,
+        name: name.to_string(),
+        info: Vec::new(),
+    }
+}
 
 /// The brain, the workspace root package's binary, from the folder cargo put
 /// `wuzi-match` in (`cargo test` at the root builds it there).
