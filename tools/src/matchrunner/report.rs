@@ -57,6 +57,32 @@ pub fn clock_use(games: &[GameReport]) -> [ClockUse; 2] {
     table
 }
 
+/// One engine's thinking time per move over the given games (opening stones excluded),
+/// shortest first: the distribution a time manager is judged by.
+pub fn move_times(games: &[GameReport], engine: usize) -> Vec<Duration> {
+    let mut times: Vec<Duration> = games
+        .iter()
+        .flat_map(|game| {
+            game.outcome
+                .moves
+                .iter()
+                .filter(move |m| !m.from_opening && game.engine_of(m.color) == engine)
+                .map(|m| m.time)
+        })
+        .collect();
+    times.sort_unstable();
+    times
+}
+
+/// The value below which `share` (0–1) of the sorted `times` lie (nearest rank).
+fn quantile(times: &[Duration], share: f64) -> Duration {
+    if times.is_empty() {
+        return Duration::ZERO;
+    }
+    let rank = (share * times.len() as f64).ceil() as usize;
+    times[rank.clamp(1, times.len()) - 1]
+}
+
 /// `as share of limit` for a limit in ms (nothing for no limit).
 fn share_of(used: Duration, limit_ms: u64) -> String {
     if limit_ms == 0 {
@@ -344,7 +370,7 @@ fn clock_lines(config: &MatchConfig, state: &MatchState) -> String {
     // The figures a time manager is judged by: its slowest move against the turn limit
     // and its busiest game against the match clock.
     let time = &config.setup.time;
-    for (spec, used) in config.engines.iter().zip(clock_use(&state.games)) {
+    for (engine, (spec, used)) in config.engines.iter().zip(clock_use(&state.games)).enumerate() {
         let mean_ms = if used.moves > 0 {
             used.total.as_secs_f64() * 1000.0 / used.moves as f64
         } else {
@@ -359,6 +385,16 @@ fn clock_lines(config: &MatchConfig, state: &MatchState) -> String {
             used.moves,
             used.most_in_a_game.as_millis(),
             share_of(used.most_in_a_game, time.match_ms),
+        ));
+        let times = move_times(&state.games, engine);
+        let ms = |share: f64| quantile(&times, share).as_millis();
+        out.push_str(&format!(
+            "Time per move of {}: quartiles {} / {} / {} ms, 90th percentile {} ms\n",
+            spec.name,
+            ms(0.25),
+            ms(0.5),
+            ms(0.75),
+            ms(0.9),
         ));
     }
     out
@@ -507,7 +543,8 @@ mod tests {
         ];
         let mut g1 = game(1, 1, None, EndReason::BoardFull);
         g1.outcome.moves = vec![mv(Color::Black, 700, false), mv(Color::White, 50, false)];
-        let [first, second] = clock_use(&[g0, g1]);
+        let games = [g0, g1];
+        let [first, second] = clock_use(&games);
         // Engine 0: black in game 0 (500), white in game 1 (50).
         assert_eq!(first.moves, 2);
         assert_eq!(first.longest_move, Duration::from_millis(500));
@@ -517,6 +554,15 @@ mod tests {
         assert_eq!(second.total, Duration::from_millis(1100));
         assert_eq!(second.longest_move, Duration::from_millis(700));
         assert_eq!(second.most_in_a_game, Duration::from_millis(700));
+        let ms = |v: &[u64]| v.iter().map(|&t| Duration::from_millis(t)).collect::<Vec<_>>();
+        assert_eq!(move_times(&games, 0), ms(&[50, 500]));
+        let second_times = move_times(&games, 1);
+        assert_eq!(second_times, ms(&[100, 300, 700]));
+        // Nearest rank: the median of three is the second, the 90th percentile the third.
+        assert_eq!(quantile(&second_times, 0.5), Duration::from_millis(300));
+        assert_eq!(quantile(&second_times, 0.9), Duration::from_millis(700));
+        assert_eq!(quantile(&second_times, 0.25), Duration::from_millis(100));
+        assert_eq!(quantile(&[], 0.5), Duration::ZERO);
     }
 
     #[test]

@@ -34,7 +34,7 @@ usage: wuzi-train gen --out FILE [--games N] [--nodes N] [--rules freestyle,stan
            values positions of the games by another brain (its last reported value)
        wuzi-train import --out FILE DIR...
            the games of wuzi-match runs (their summary.json) as training data
-       wuzi-train hand-set --out DIR
+       wuzi-train hand-set --out DIR [--tempo PER_MILLE]
            writes the hand-set evaluation and move ordering as weights files, one per rule";
 
 fn main() -> ExitCode {
@@ -280,9 +280,11 @@ fn export_policy(out: &mut wuzi::eval::weights::LearnedWeights, pw: &[f64]) {
 
 fn run_hand_set(args: &[String]) -> Result<(), String> {
     let mut dir = String::new();
+    let mut tempo = None;
     for (k, v) in pairs(args)? {
         match k {
             "out" => dir = v.to_string(),
+            "tempo" => tempo = Some(number(k, v)?),
             _ => return Err(format!("unknown option --{k}\n{USAGE}")),
         }
     }
@@ -291,7 +293,11 @@ fn run_hand_set(args: &[String]) -> Result<(), String> {
     }
     std::fs::create_dir_all(&dir).map_err(|e| format!("{dir}: {e}"))?;
     for rule in Rule::ALL {
-        let w = hand_set::from_hand_set(rule, &hand_set::Weights::default_for(rule));
+        let mut weights = hand_set::Weights::default_for(rule);
+        if let Some(t) = tempo {
+            weights.tempo_per_mille = t;
+        }
+        let w = hand_set::from_hand_set(rule, &weights);
         let path = std::path::Path::new(&dir).join(format!("{}.wzev", rule.name()));
         std::fs::write(&path, w.to_bytes()).map_err(|e| format!("{}: {e}", path.display()))?;
         eprintln!("wrote {}", path.display());
