@@ -370,7 +370,12 @@ fn clock_lines(config: &MatchConfig, state: &MatchState) -> String {
     // The figures a time manager is judged by: its slowest move against the turn limit
     // and its busiest game against the match clock.
     let time = &config.setup.time;
-    for (engine, (spec, used)) in config.engines.iter().zip(clock_use(&state.games)).enumerate() {
+    for (engine, (spec, used)) in config
+        .engines
+        .iter()
+        .zip(clock_use(&state.games))
+        .enumerate()
+    {
         let mean_ms = if used.moves > 0 {
             used.total.as_secs_f64() * 1000.0 / used.moves as f64
         } else {
@@ -554,7 +559,11 @@ mod tests {
         assert_eq!(second.total, Duration::from_millis(1100));
         assert_eq!(second.longest_move, Duration::from_millis(700));
         assert_eq!(second.most_in_a_game, Duration::from_millis(700));
-        let ms = |v: &[u64]| v.iter().map(|&t| Duration::from_millis(t)).collect::<Vec<_>>();
+        let ms = |v: &[u64]| {
+            v.iter()
+                .map(|&t| Duration::from_millis(t))
+                .collect::<Vec<_>>()
+        };
         assert_eq!(move_times(&games, 0), ms(&[50, 500]));
         let second_times = move_times(&games, 1);
         assert_eq!(second_times, ms(&[100, 300, 700]));

@@ -34,7 +34,8 @@ usage: wuzi-train gen --out FILE [--games N] [--nodes N] [--rules freestyle,stan
            values positions of the games by another brain (its last reported value)
        wuzi-train import --out FILE DIR...
            the games of wuzi-match runs (their summary.json) as training data
-       wuzi-train hand-set --out DIR [--tempo PER_MILLE]
+       wuzi-train hand-set --out DIR [--tempo PER_MILLE] [--four-three V] [--combo-to-move V]
+                           [--must-defend V]
            writes the hand-set evaluation and move ordering as weights files, one per rule";
 
 fn main() -> ExitCode {
@@ -280,11 +281,14 @@ fn export_policy(out: &mut wuzi::eval::weights::LearnedWeights, pw: &[f64]) {
 
 fn run_hand_set(args: &[String]) -> Result<(), String> {
     let mut dir = String::new();
-    let mut tempo = None;
+    let (mut tempo, mut four_three, mut combo_to_move, mut must_defend) = (None, None, None, None);
     for (k, v) in pairs(args)? {
         match k {
             "out" => dir = v.to_string(),
             "tempo" => tempo = Some(number(k, v)?),
+            "four-three" => four_three = Some(number(k, v)?),
+            "combo-to-move" => combo_to_move = Some(number(k, v)?),
+            "must-defend" => must_defend = Some(number(k, v)?),
             _ => return Err(format!("unknown option --{k}\n{USAGE}")),
         }
     }
@@ -296,6 +300,16 @@ fn run_hand_set(args: &[String]) -> Result<(), String> {
         let mut weights = hand_set::Weights::default_for(rule);
         if let Some(t) = tempo {
             weights.tempo_per_mille = t;
+        }
+        if let Some(v) = four_three {
+            weights.four_three = v;
+            weights.four_three_to_move = v;
+        }
+        if let Some(v) = combo_to_move {
+            weights.combo_to_move = v;
+        }
+        if let Some(v) = must_defend {
+            weights.must_defend = v;
         }
         let w = hand_set::from_hand_set(rule, &weights);
         let path = std::path::Path::new(&dir).join(format!("{}.wzev", rule.name()));
