@@ -21,7 +21,7 @@ fn result_lines(table: &str) -> Vec<&str> {
     table
         .lines()
         .filter(|l| {
-            !["Clock of", "Time:", "Merged", "Records"]
+            !["Clock of", "Time per move of", "Time:", "Merged", "Records"]
                 .iter()
                 .any(|p| l.starts_with(p))
         })
