@@ -280,43 +280,42 @@ fn export_policy(out: &mut wuzi::eval::weights::LearnedWeights, pw: &[f64]) {
 }
 
 fn run_hand_set(args: &[String]) -> Result<(), String> {
-    let mut dir = String::new();
-    let (mut tempo, mut four_three, mut combo_to_move, mut must_defend) = (None, None, None, None);
-    for (k, v) in pairs(args)? {
-        match k {
-            "out" => dir = v.to_string(),
-            "tempo" => tempo = Some(number(k, v)?),
-            "four-three" => four_three = Some(number(k, v)?),
-            "combo-to-move" => combo_to_move = Some(number(k, v)?),
-            "must-defend" => must_defend = Some(number(k, v)?),
-            _ => return Err(format!("unknown option --{k}\n{USAGE}")),
-        }
-    }
-    if dir.is_empty() {
-        return Err(format!("--out is required\n{USAGE}"));
-    }
+    let options = pairs(args)?;
+    let dir = options
+        .iter()
+        .find(|(k, _)| *k == "out")
+        .map(|(_, v)| v.to_string())
+        .ok_or_else(|| format!("--out is required\n{USAGE}"))?;
+    let terms: Vec<(&str, &str)> = options.into_iter().filter(|(k, _)| *k != "out").collect();
+    // Every option is checked before anything is written.
+    hand_set_weights(Rule::Freestyle, &terms)?;
     std::fs::create_dir_all(&dir).map_err(|e| format!("{dir}: {e}"))?;
     for rule in Rule::ALL {
-        let mut weights = hand_set::Weights::default_for(rule);
-        if let Some(t) = tempo {
-            weights.tempo_per_mille = t;
-        }
-        if let Some(v) = four_three {
-            weights.four_three = v;
-            weights.four_three_to_move = v;
-        }
-        if let Some(v) = combo_to_move {
-            weights.combo_to_move = v;
-        }
-        if let Some(v) = must_defend {
-            weights.must_defend = v;
-        }
-        let w = hand_set::from_hand_set(rule, &weights);
+        let w = hand_set::from_hand_set(rule, &hand_set_weights(rule, &terms)?);
         let path = std::path::Path::new(&dir).join(format!("{}.wzev", rule.name()));
         std::fs::write(&path, w.to_bytes()).map_err(|e| format!("{}: {e}", path.display()))?;
         eprintln!("wrote {}", path.display());
     }
     Ok(())
+}
+
+/// The hand-set weights of `rule` with the terms the options name replaced (`tempo`,
+/// `four-three` — for both sides —, `combo-to-move`, `must-defend`).
+fn hand_set_weights(rule: Rule, terms: &[(&str, &str)]) -> Result<hand_set::Weights, String> {
+    let mut w = hand_set::Weights::default_for(rule);
+    for &(k, v) in terms {
+        match k {
+            "tempo" => w.tempo_per_mille = number(k, v)?,
+            "four-three" => {
+                w.four_three = number(k, v)?;
+                w.four_three_to_move = w.four_three;
+            }
+            "combo-to-move" => w.combo_to_move = number(k, v)?,
+            "must-defend" => w.must_defend = number(k, v)?,
+            _ => return Err(format!("unknown option --{k}\n{USAGE}")),
+        }
+    }
+    Ok(w)
 }
 
 fn run_import(args: &[String]) -> Result<(), String> {
@@ -331,4 +330,40 @@ fn run_import(args: &[String]) -> Result<(), String> {
     let n = import::run(dirs, out)?;
     eprintln!("wrote {n} games to {out}");
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn hand_set_options_replace_one_term_each() {
+        let d = hand_set::Weights::default_for(Rule::Renju);
+        let w =
+            hand_set_weights(Rule::Renju, &[("tempo", "1300"), ("must-defend", "300")]).unwrap();
+        assert_eq!((w.tempo_per_mille, w.must_defend), (1300, 300));
+        assert_eq!(
+            (w.four_three, w.combo_to_move, w.class),
+            (d.four_three, d.combo_to_move, d.class)
+        );
+        let w = hand_set_weights(Rule::Renju, &[("four-three", "800")]).unwrap();
+        assert_eq!((w.four_three, w.four_three_to_move), (800, 800));
+        assert_eq!(w.tempo_per_mille, d.tempo_per_mille);
+        assert!(hand_set_weights(Rule::Renju, &[("tempo", "fast")]).is_err());
+        assert!(hand_set_weights(Rule::Renju, &[("tempo-to-move", "1")]).is_err());
+    }
+
+    #[test]
+    fn without_options_the_hand_set_files_are_the_compiled_in_weights() {
+        let compiled: [&[u8]; 4] = [
+            include_bytes!("../../../../weights/freestyle.wzev"),
+            include_bytes!("../../../../weights/standard.wzev"),
+            include_bytes!("../../../../weights/renju.wzev"),
+            include_bytes!("../../../../weights/caro.wzev"),
+        ];
+        for (rule, bytes) in Rule::ALL.into_iter().zip(compiled) {
+            let w = hand_set::from_hand_set(rule, &hand_set_weights(rule, &[]).unwrap());
+            assert!(w.to_bytes() == bytes, "{rule}");
+        }
+    }
 }
