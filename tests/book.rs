@@ -89,6 +89,15 @@ fn symmetric(c: Coord, sym: u8) -> Coord {
     }
 }
 
+/// A 15×15 board of `rule` with `moves` played in order, each under symmetry `sym`.
+fn played(rule: Rule, moves: &[Coord], sym: u8) -> Board {
+    let mut board = Board::new(15, 15, rule).unwrap();
+    for &c in moves {
+        board.play(symmetric(c, sym)).unwrap();
+    }
+    board
+}
+
 #[test]
 fn lookup_works_under_every_symmetry() {
     // A hand-written book of one position, off-centre so every image differs.
@@ -101,19 +110,13 @@ fn lookup_works_under_every_symmetry() {
     );
     let mut images = Vec::new();
     for sym in 0..8 {
-        let mut board = Board::new(15, 15, Rule::Freestyle).unwrap();
-        board.play(symmetric(black[0], sym)).unwrap();
-        board.play(symmetric(white[0], sym)).unwrap();
-        board.play(symmetric(black[1], sym)).unwrap();
+        let board = played(Rule::Freestyle, &[black[0], white[0], black[1]], sym);
         let found = book.lookup(&board).unwrap_or_else(|| panic!("sym {sym}"));
         assert_eq!(found.best, symmetric(best, sym), "sym {sym}");
         assert_eq!(found.value, 17);
         images.push(found.best);
         // Another rule or size is another book.
-        let mut renju = Board::new(15, 15, Rule::Renju).unwrap();
-        for c in [black[0], white[0], black[1]] {
-            renju.play(symmetric(c, sym)).unwrap();
-        }
+        let renju = played(Rule::Renju, &[black[0], white[0], black[1]], sym);
         assert_eq!(book.lookup(&renju), None);
     }
     images.sort();
@@ -141,10 +144,7 @@ fn a_proven_win_mark_is_read_written_and_played() {
         Coord::new(6, 6),
     );
     for sym in 0..8 {
-        let mut board = Board::new(15, 15, Rule::Freestyle).unwrap();
-        board.play(symmetric(black[0], sym)).unwrap();
-        board.play(symmetric(white[0], sym)).unwrap();
-        board.play(symmetric(black[1], sym)).unwrap();
+        let mut board = played(Rule::Freestyle, &[black[0], white[0], black[1]], sym);
         let found = book.lookup(&board).unwrap_or_else(|| panic!("sym {sym}"));
         assert_eq!(found.best, symmetric(proven, sym), "sym {sym}");
         assert_eq!(found.proven_win, Some(symmetric(proven, sym)), "sym {sym}");

@@ -76,6 +76,19 @@ fn scratch(name: &str) -> PathBuf {
     dir
 }
 
+/// The arguments of the small book the tests build.
+const SMALL: [&str; 9] = [
+    "book",
+    "--rule",
+    "0",
+    "--size",
+    "9",
+    "--depth",
+    "2",
+    "--positions",
+    "3",
+];
+
 /// The book in `text`, checked to be the small one the tests build.
 fn small_book(text: &str) -> wuzi::book::Book {
     assert!(
@@ -92,17 +105,6 @@ fn small_book(text: &str) -> wuzi::book::Book {
 /// asked to.
 #[test]
 fn book_writes_a_new_file_unless_out_names_one() {
-    const SMALL: [&str; 9] = [
-        "book",
-        "--rule",
-        "0",
-        "--size",
-        "9",
-        "--depth",
-        "2",
-        "--positions",
-        "3",
-    ];
     let dir = scratch("book");
     let out = wuzi_tools_in(&dir, &SMALL);
     assert_eq!(out.status.code(), Some(0), "{out:?}");
@@ -157,21 +159,7 @@ fn book_writes_a_new_file_unless_out_names_one() {
 /// budget that is not a positive number is refused before the build.
 #[test]
 fn book_prove_marks_in_the_header_what_it_proved() {
-    let out = wuzi_tools(&[
-        "book",
-        "--rule",
-        "0",
-        "--size",
-        "9",
-        "--depth",
-        "2",
-        "--positions",
-        "3",
-        "--prove",
-        "2000",
-        "--out",
-        "-",
-    ]);
+    let out = wuzi_tools(&[&SMALL[..], &["--prove", "2000", "--out", "-"]].concat());
     assert_eq!(out.status.code(), Some(0), "{out:?}");
     let text = String::from_utf8_lossy(&out.stdout);
     let book = small_book(&text);

@@ -59,7 +59,7 @@ pub fn clock_use(games: &[GameReport]) -> [ClockUse; 2] {
 
 /// One engine's thinking time per move over the given games (opening stones excluded),
 /// shortest first: the distribution a time manager is judged by.
-pub fn move_times(games: &[GameReport], engine: usize) -> Vec<Duration> {
+fn move_times(games: &[GameReport], engine: usize) -> Vec<Duration> {
     let mut times: Vec<Duration> = games
         .iter()
         .flat_map(|game| {
