@@ -27,6 +27,16 @@ impl Color {
     pub fn index(self) -> usize {
         self as usize
     }
+
+    /// The colour named `black` or `white` (as in proof files, match summaries and
+    /// command-line options).
+    pub fn from_name(name: &str) -> Option<Color> {
+        match name {
+            "black" => Some(Color::Black),
+            "white" => Some(Color::White),
+            _ => None,
+        }
+    }
 }
 
 /// The game rule in force. It decides what wins and, for renju, what black may not play.

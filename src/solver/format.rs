@@ -214,11 +214,8 @@ pub fn parse(text: &str) -> Result<ProofFile, ParseError> {
     let (n, moves) = header("moves")?;
     let moves = parse_moves(&moves).ok_or_else(|| err(n, format!("bad moves '{moves}'")))?;
     let (n, attacker) = header("attacker")?;
-    let attacker = match attacker.as_str() {
-        "black" => Color::Black,
-        "white" => Color::White,
-        other => return Err(err(n, format!("bad attacker '{other}'"))),
-    };
+    let attacker =
+        Color::from_name(&attacker).ok_or_else(|| err(n, format!("bad attacker '{attacker}'")))?;
     header("tree")?;
     let roots = parse_tree(&mut lines)?;
     Ok(ProofFile {

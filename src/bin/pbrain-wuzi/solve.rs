@@ -90,11 +90,10 @@ fn parse(args: &[String]) -> Result<Request, String> {
             "--check" => req.check = Some(value("--check")?),
             "--attacker" => {
                 let v = value("--attacker")?;
-                req.attacker = Some(match v.as_str() {
-                    "black" => Color::Black,
-                    "white" => Color::White,
-                    _ => return Err(format!("bad attacker '{v}' (black or white)")),
-                });
+                req.attacker = Some(
+                    Color::from_name(&v)
+                        .ok_or_else(|| format!("bad attacker '{v}' (black or white)"))?,
+                );
             }
             "--hash-mb" => {
                 let v = value("--hash-mb")?;

@@ -334,11 +334,7 @@ impl Summary {
 }
 
 fn parse_color(name: &str) -> Result<Color, String> {
-    match name {
-        "black" => Ok(Color::Black),
-        "white" => Ok(Color::White),
-        _ => Err(format!("unknown colour {name:?}")),
-    }
+    Color::from_name(name).ok_or_else(|| format!("unknown colour {name:?}"))
 }
 
 fn game_report(g: &GameSummary) -> Result<GameReport, String> {
