@@ -287,11 +287,14 @@ fn run_hand_set(args: &[String]) -> Result<(), String> {
         .map(|(_, v)| v.to_string())
         .ok_or_else(|| format!("--out is required\n{USAGE}"))?;
     let terms: Vec<(&str, &str)> = options.into_iter().filter(|(k, _)| *k != "out").collect();
-    // Every option is checked before anything is written.
-    hand_set_weights(Rule::Freestyle, &terms)?;
+    // Every rule's weights are made, and so every option checked, before anything is written.
+    let weights = Rule::ALL
+        .into_iter()
+        .map(|rule| hand_set_weights(rule, &terms).map(|w| (rule, w)))
+        .collect::<Result<Vec<_>, String>>()?;
     std::fs::create_dir_all(&dir).map_err(|e| format!("{dir}: {e}"))?;
-    for rule in Rule::ALL {
-        let w = hand_set::from_hand_set(rule, &hand_set_weights(rule, &terms)?);
+    for (rule, weights) in weights {
+        let w = hand_set::from_hand_set(rule, &weights);
         let path = std::path::Path::new(&dir).join(format!("{}.wzev", rule.name()));
         std::fs::write(&path, w.to_bytes()).map_err(|e| format!("{}: {e}", path.display()))?;
         eprintln!("wrote {}", path.display());
