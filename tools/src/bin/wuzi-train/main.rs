@@ -34,9 +34,12 @@ usage: wuzi-train gen --out FILE [--games N] [--nodes N] [--rules freestyle,stan
            values positions of the games by another brain (its last reported value)
        wuzi-train import --out FILE DIR...
            the games of wuzi-match runs (their summary.json) as training data
-       wuzi-train hand-set --out DIR [--tempo PER_MILLE] [--four-three V] [--combo-to-move V]
-                           [--must-defend V]
-           writes the hand-set evaluation and move ordering as weights files, one per rule";
+       wuzi-train hand-set --out DIR [--tempo PER_MILLE] [--combo-to-move V] [--must-defend V]
+                           [--[to-move-]TERM V]...
+           writes the hand-set evaluation and move ordering as weights files, one per rule;
+           TERM is four-three, double-three or a line class (one, two, open-two, three,
+           open-three, four, open-four, double-four, five), set for both sides or, after
+           to-move-, for the side to move alone";
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -302,20 +305,42 @@ fn run_hand_set(args: &[String]) -> Result<(), String> {
     Ok(())
 }
 
-/// The hand-set weights of `rule` with the terms the options name replaced (`tempo`,
-/// `four-three` — for both sides —, `combo-to-move`, `must-defend`).
+/// The hand-set weights of `rule` with the terms the options name replaced, in the
+/// order given: `tempo`, `combo-to-move`, `must-defend`; `four-three`, `double-three`
+/// and a line class's name (`two`, `open-three`, …) for both sides; the same with
+/// `to-move-` in front for the side to move alone.
 fn hand_set_weights(rule: Rule, terms: &[(&str, &str)]) -> Result<hand_set::Weights, String> {
     let mut w = hand_set::Weights::default_for(rule);
     for &(k, v) in terms {
-        match k {
-            "tempo" => w.tempo_per_mille = number(k, v)?,
-            "four-three" => {
-                w.four_three = number(k, v)?;
-                w.four_three_to_move = w.four_three;
+        let (to_move_only, term) = match k.strip_prefix("to-move-") {
+            Some(term) => (true, term),
+            None => (false, k),
+        };
+        match (to_move_only, term) {
+            (false, "tempo") => w.tempo_per_mille = number(k, v)?,
+            (false, "combo-to-move") => w.combo_to_move = number(k, v)?,
+            (false, "must-defend") => w.must_defend = number(k, v)?,
+            (_, "four-three") => {
+                w.four_three_to_move = number(k, v)?;
+                if !to_move_only {
+                    w.four_three = w.four_three_to_move;
+                }
             }
-            "combo-to-move" => w.combo_to_move = number(k, v)?,
-            "must-defend" => w.must_defend = number(k, v)?,
-            _ => return Err(format!("unknown option --{k}\n{USAGE}")),
+            (_, "double-three") => {
+                w.double_three_to_move = number(k, v)?;
+                if !to_move_only {
+                    w.double_three = w.double_three_to_move;
+                }
+            }
+            _ => {
+                let class = hand_set::class_of_option(term)
+                    .ok_or_else(|| format!("unknown option --{k}\n{USAGE}"))?
+                    as usize;
+                w.class_to_move[class] = number(k, v)?;
+                if !to_move_only {
+                    w.class[class] = w.class_to_move[class];
+                }
+            }
         }
     }
     Ok(w)
@@ -338,6 +363,7 @@ fn run_import(args: &[String]) -> Result<(), String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use wuzi::pattern::Pattern;
 
     #[test]
     fn hand_set_options_replace_one_term_each() {
@@ -353,6 +379,25 @@ mod tests {
         assert_eq!((w.four_three, w.four_three_to_move), (800, 800));
         assert_eq!(w.tempo_per_mille, d.tempo_per_mille);
         assert!(hand_set_weights(Rule::Renju, &[("tempo", "fast")]).is_err());
+        // A class for both sides, then for the side to move alone; later options win.
+        let w = hand_set_weights(
+            Rule::Freestyle,
+            &[
+                ("open-two", "7"),
+                ("to-move-open-two", "11"),
+                ("to-move-four-three", "500"),
+            ],
+        )
+        .unwrap();
+        let open_two = Pattern::OpenTwo as usize;
+        assert_eq!((w.class[open_two], w.class_to_move[open_two]), (7, 11));
+        assert_eq!((w.four_three, w.four_three_to_move), (d.four_three, 500));
+        assert_eq!(
+            w.class[Pattern::Three as usize],
+            d.class[Pattern::Three as usize]
+        );
+        assert!(hand_set_weights(Rule::Renju, &[("to-move-tempo", "1")]).is_err());
+        assert!(hand_set_weights(Rule::Renju, &[("open-twos", "1")]).is_err());
         assert!(hand_set_weights(Rule::Renju, &[("tempo-to-move", "1")]).is_err());
     }
 
