@@ -16,6 +16,7 @@ mod model;
 mod policy;
 mod progress;
 mod selfplay;
+mod tune;
 
 use std::process::ExitCode;
 use wuzi::types::Rule;
@@ -39,7 +40,12 @@ usage: wuzi-train gen --out FILE [--games N] [--nodes N] [--rules freestyle,stan
            writes the hand-set evaluation and move ordering as weights files, one per rule;
            TERM is four-three, double-three or a line class (one, two, open-two, three,
            open-three, four, open-four, double-four, five), set for both sides or, after
-           to-move-, for the side to move alone";
+           to-move-, for the side to move alone
+       wuzi-train tune --engine PATH --dir DIR --openings FILE --term NAME=START:STEP:LO:HI...
+                       [--rule R] [--nodes N] [--pairs N] [--iterations N] [--lr F] [--seed S]
+                       [--threads N]
+           tunes hand-set terms (NAME as hand-set's options, a+b for two at once) by SPSA
+           over fixed-node games of the engine against itself; resumes from DIR/log.jsonl";
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -49,6 +55,7 @@ fn main() -> ExitCode {
         Some("hand-set") => run_hand_set(&args[1..]),
         Some("import") => run_import(&args[1..]),
         Some("judge") => parse_judge(&args[1..]).and_then(|o| judge::run(&o)),
+        Some("tune") => parse_tune(&args[1..]).and_then(|o| tune::run(&o)),
         Some("help" | "--help" | "-h") => {
             println!("{USAGE}");
             return ExitCode::SUCCESS;
@@ -344,6 +351,53 @@ fn hand_set_weights(rule: Rule, terms: &[(&str, &str)]) -> Result<hand_set::Weig
         }
     }
     Ok(w)
+}
+
+fn parse_tune(args: &[String]) -> Result<tune::TuneOptions, String> {
+    let mut o = tune::TuneOptions {
+        engine: std::path::PathBuf::new(),
+        rule: Rule::Freestyle,
+        nodes: 40_000,
+        openings: std::path::PathBuf::new(),
+        pairs: 2,
+        iterations: 400,
+        lr: 0.05,
+        seed: 1,
+        concurrency: 2,
+        dir: std::path::PathBuf::new(),
+        terms: Vec::new(),
+    };
+    for (k, v) in pairs(args)? {
+        match k {
+            "engine" => o.engine = v.into(),
+            "dir" => o.dir = v.into(),
+            "openings" => o.openings = v.into(),
+            "term" => o.terms.push(tune::Term::parse(v)?),
+            "rule" => {
+                o.rule = Rule::parse(v).ok_or_else(|| format!("unknown rule {v}"))?;
+            }
+            "nodes" => o.nodes = number(k, v)?,
+            "pairs" => o.pairs = number(k, v)?,
+            "iterations" => o.iterations = number(k, v)?,
+            "lr" => o.lr = number(k, v)?,
+            "seed" => o.seed = number(k, v)?,
+            "threads" => o.concurrency = number(k, v)?,
+            _ => return Err(format!("unknown option --{k}\n{USAGE}")),
+        }
+    }
+    let missing = [
+        ("engine", o.engine.as_os_str().is_empty()),
+        ("dir", o.dir.as_os_str().is_empty()),
+        ("openings", o.openings.as_os_str().is_empty()),
+        ("term", o.terms.is_empty()),
+    ];
+    if let Some((name, _)) = missing.iter().find(|(_, m)| *m) {
+        return Err(format!("--{name} is required\n{USAGE}"));
+    }
+    if o.pairs == 0 || o.concurrency == 0 {
+        return Err("--pairs and --threads must be at least 1".into());
+    }
+    Ok(o)
 }
 
 fn run_import(args: &[String]) -> Result<(), String> {
