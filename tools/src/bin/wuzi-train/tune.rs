@@ -86,7 +86,7 @@ pub struct TuneOptions {
 #[derive(Serialize, Deserialize)]
 struct LogLine {
     k: usize,
-    /// Games the `+` side won less games it lost.
+    /// Games the `+` side won minus the games it lost.
     r: i32,
     theta: Vec<f64>,
     /// Draw weights of the openings met so far (by their text), 1 when absent.
