@@ -22,6 +22,9 @@ pub struct EngineSpec {
     /// Extra `INFO key value` settings sent to this engine only, after the common ones
     /// (e.g. `max_node` for matches whose result must not depend on machine load).
     pub info: Vec<(String, String)>,
+    /// Environment variables set for this engine's process (e.g. `WUZI_CONFIG`, so two
+    /// builds of one executable play with different configurations).
+    pub env: Vec<(String, String)>,
 }
 
 impl EngineSpec {
@@ -35,6 +38,7 @@ impl EngineSpec {
             dir: None,
             name,
             info: Vec::new(),
+            env: Vec::new(),
         }
     }
 }
@@ -83,6 +87,7 @@ impl Engine {
         let mut command = Command::new(program_path(spec));
         command
             .args(&spec.args)
+            .envs(spec.env.iter().map(|(k, v)| (k, v)))
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped());

@@ -55,7 +55,8 @@ struct MergeArgs {
 #[derive(Args, Debug)]
 struct RunArgs {
     /// A brain, given twice: cmd=PATH [name=NAME] [dir=DIR] [arg=ARG]... [nodes=N] [depth=N]
-    /// [info=KEY:VALUE]... (nodes and depth send INFO max_node and max_depth)
+    /// [info=KEY:VALUE]... [env=NAME=VALUE]... (nodes and depth send INFO max_node and
+    /// max_depth; env sets a variable for the brain's process)
     // clap's derive does not group the words by occurrence; `engine_words` does.
     #[arg(long = "engine", value_name = "KEY=VALUE", num_args = 1.., action = ArgAction::Append)]
     engines: Vec<String>,
@@ -173,6 +174,7 @@ fn parse_engine(words: &[String]) -> Result<EngineSpec, String> {
     let mut dir = None;
     let mut args = Vec::new();
     let mut info = Vec::new();
+    let mut env = Vec::new();
     for (key, value) in key_values("--engine", words)? {
         match key {
             "cmd" => path = Some(PathBuf::from(value)),
@@ -196,6 +198,10 @@ fn parse_engine(words: &[String]) -> Result<EngineSpec, String> {
                 }
                 _ => return Err(format!("--engine info: expected KEY:VALUE, got {value:?}")),
             },
+            "env" => match value.split_once('=') {
+                Some((k, v)) if !k.is_empty() => env.push((k.to_string(), v.to_string())),
+                _ => return Err(format!("--engine env: expected NAME=VALUE, got {value:?}")),
+            },
             _ => return Err(format!("--engine: unknown key {:?}", key)),
         }
     }
@@ -206,6 +212,7 @@ fn parse_engine(words: &[String]) -> Result<EngineSpec, String> {
         args,
         dir,
         info,
+        env,
     })
 }
 
@@ -365,6 +372,7 @@ mod tests {
     fn full_command_line() {
         let (c, quiet) = run(
             "--engine cmd=/x/pbrain-a arg=-v arg=2 dir=/tmp nodes=700 depth=9 info=caution_factor:2 \
+             env=WUZI_CONFIG=/c/a=b.conf \
              --engine cmd=b name=base \
              --rule renju --size 20x15 --turn 200 --match 5000 --tolerance 50 --max-moves 200 \
              --games 7 -j 3 --sprt elo1=5 alpha=0.1 --out o --shuffle 9 --quiet",
@@ -386,7 +394,11 @@ mod tests {
                 ("caution_factor", "2")
             ]
         );
-        assert!(c.engines[1].info.is_empty());
+        assert_eq!(
+            c.engines[0].env,
+            [("WUZI_CONFIG".to_string(), "/c/a=b.conf".to_string())]
+        );
+        assert!(c.engines[1].info.is_empty() && c.engines[1].env.is_empty());
         assert_eq!(c.engines[1].name, "base");
         assert_eq!(c.shard, None);
         assert!(!c.fresh_engines);

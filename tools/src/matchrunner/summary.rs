@@ -58,6 +58,9 @@ pub struct EngineSummary {
     /// The extra `INFO` settings sent to this engine only (`max_node` and the like).
     #[serde(default)]
     pub info: Vec<(String, String)>,
+    /// The environment variables set for this engine's process.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub env: Vec<(String, String)>,
     pub total: TallySummary,
     pub black: TallySummary,
     pub white: TallySummary,
@@ -201,6 +204,7 @@ impl Summary {
                 path: spec.path.display().to_string(),
                 about: result.about[i].clone(),
                 info: spec.info.clone(),
+                env: spec.env.clone(),
                 total: standing.total().into(),
                 black: standing.by_color[Color::Black.index()].into(),
                 white: standing.by_color[Color::White.index()].into(),
@@ -301,6 +305,7 @@ impl Summary {
             dir: None,
             name: e.name.clone(),
             info: e.info.clone(),
+            env: e.env.clone(),
         };
         let mut config = MatchConfig::new(engine(&self.engines[0]), engine(&self.engines[1]));
         config.setup = GameSetup {

@@ -22,6 +22,7 @@ pub fn testbrain(name: &str, args: &[&str]) -> wuzi_tools::matchrunner::engine::
         dir: None,
         name: name.to_string(),
         info: Vec::new(),
+        env: Vec::new(),
     }
 }
 

@@ -109,6 +109,26 @@ impl Weights {
     }
 }
 
+/// The line class a `wuzi-train hand-set` option names (`open-three` for
+/// `Pattern::OpenThree`), if any.
+pub fn class_of_option(name: &str) -> Option<Pattern> {
+    const NAMES: [(&str, Pattern); 9] = [
+        ("one", Pattern::One),
+        ("two", Pattern::Two),
+        ("open-two", Pattern::OpenTwo),
+        ("three", Pattern::Three),
+        ("open-three", Pattern::OpenThree),
+        ("four", Pattern::Four),
+        ("open-four", Pattern::OpenFour),
+        ("double-four", Pattern::DoubleFour),
+        ("five", Pattern::Five),
+    ];
+    NAMES
+        .iter()
+        .find(|(n, _)| *n == name)
+        .map(|&(_, class)| class)
+}
+
 /// Per colour, the empty cells where it makes a four-three (or four-four across lines)
 /// and those where it makes a double three: `[color][0 = four-three, 1 = double three]`.
 /// Renju black's double threes are forbidden and not counted.

@@ -16,6 +16,7 @@ mod model;
 mod policy;
 mod progress;
 mod selfplay;
+mod tune;
 
 use std::process::ExitCode;
 use wuzi::types::Rule;
@@ -34,9 +35,17 @@ usage: wuzi-train gen --out FILE [--games N] [--nodes N] [--rules freestyle,stan
            values positions of the games by another brain (its last reported value)
        wuzi-train import --out FILE DIR...
            the games of wuzi-match runs (their summary.json) as training data
-       wuzi-train hand-set --out DIR [--tempo PER_MILLE] [--four-three V] [--combo-to-move V]
-                           [--must-defend V]
-           writes the hand-set evaluation and move ordering as weights files, one per rule";
+       wuzi-train hand-set --out DIR [--tempo PER_MILLE] [--combo-to-move V] [--must-defend V]
+                           [--[to-move-]TERM V]...
+           writes the hand-set evaluation and move ordering as weights files, one per rule;
+           TERM is four-three, double-three or a line class (one, two, open-two, three,
+           open-three, four, open-four, double-four, five), set for both sides or, after
+           to-move-, for the side to move alone
+       wuzi-train tune --engine PATH --dir DIR --openings FILE --term NAME=START:STEP:LO:HI...
+                       [--rule R] [--nodes N] [--pairs N] [--iterations N] [--lr F] [--seed S]
+                       [--threads N]
+           tunes hand-set terms (NAME as hand-set's options, a+b for two at once) by SPSA
+           over fixed-node games of the engine against itself; resumes from DIR/log.jsonl";
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -46,6 +55,7 @@ fn main() -> ExitCode {
         Some("hand-set") => run_hand_set(&args[1..]),
         Some("import") => run_import(&args[1..]),
         Some("judge") => parse_judge(&args[1..]).and_then(|o| judge::run(&o)),
+        Some("tune") => parse_tune(&args[1..]).and_then(|o| tune::run(&o)),
         Some("help" | "--help" | "-h") => {
             println!("{USAGE}");
             return ExitCode::SUCCESS;
@@ -302,23 +312,92 @@ fn run_hand_set(args: &[String]) -> Result<(), String> {
     Ok(())
 }
 
-/// The hand-set weights of `rule` with the terms the options name replaced (`tempo`,
-/// `four-three` — for both sides —, `combo-to-move`, `must-defend`).
+/// The hand-set weights of `rule` with the terms the options name replaced, in the
+/// order given: `tempo`, `combo-to-move`, `must-defend`; `four-three`, `double-three`
+/// and a line class's name (`two`, `open-three`, …) for both sides; the same with
+/// `to-move-` in front for the side to move alone.
 fn hand_set_weights(rule: Rule, terms: &[(&str, &str)]) -> Result<hand_set::Weights, String> {
     let mut w = hand_set::Weights::default_for(rule);
     for &(k, v) in terms {
-        match k {
-            "tempo" => w.tempo_per_mille = number(k, v)?,
-            "four-three" => {
-                w.four_three = number(k, v)?;
-                w.four_three_to_move = w.four_three;
+        let (to_move_only, term) = match k.strip_prefix("to-move-") {
+            Some(term) => (true, term),
+            None => (false, k),
+        };
+        match (to_move_only, term) {
+            (false, "tempo") => w.tempo_per_mille = number(k, v)?,
+            (false, "combo-to-move") => w.combo_to_move = number(k, v)?,
+            (false, "must-defend") => w.must_defend = number(k, v)?,
+            (_, "four-three") => {
+                w.four_three_to_move = number(k, v)?;
+                if !to_move_only {
+                    w.four_three = w.four_three_to_move;
+                }
             }
-            "combo-to-move" => w.combo_to_move = number(k, v)?,
-            "must-defend" => w.must_defend = number(k, v)?,
-            _ => return Err(format!("unknown option --{k}\n{USAGE}")),
+            (_, "double-three") => {
+                w.double_three_to_move = number(k, v)?;
+                if !to_move_only {
+                    w.double_three = w.double_three_to_move;
+                }
+            }
+            _ => {
+                let class = hand_set::class_of_option(term)
+                    .ok_or_else(|| format!("unknown option --{k}\n{USAGE}"))?
+                    as usize;
+                w.class_to_move[class] = number(k, v)?;
+                if !to_move_only {
+                    w.class[class] = w.class_to_move[class];
+                }
+            }
         }
     }
     Ok(w)
+}
+
+fn parse_tune(args: &[String]) -> Result<tune::TuneOptions, String> {
+    let mut o = tune::TuneOptions {
+        engine: std::path::PathBuf::new(),
+        rule: Rule::Freestyle,
+        nodes: 40_000,
+        openings: std::path::PathBuf::new(),
+        pairs: 2,
+        iterations: 400,
+        lr: 0.05,
+        seed: 1,
+        concurrency: 2,
+        dir: std::path::PathBuf::new(),
+        terms: Vec::new(),
+    };
+    for (k, v) in pairs(args)? {
+        match k {
+            "engine" => o.engine = v.into(),
+            "dir" => o.dir = v.into(),
+            "openings" => o.openings = v.into(),
+            "term" => o.terms.push(tune::Term::parse(v)?),
+            "rule" => {
+                o.rule = Rule::parse(v).ok_or_else(|| format!("unknown rule {v}"))?;
+            }
+            "nodes" => o.nodes = number(k, v)?,
+            "pairs" => o.pairs = number(k, v)?,
+            "iterations" => o.iterations = number(k, v)?,
+            "lr" => o.lr = number(k, v)?,
+            "seed" => o.seed = number(k, v)?,
+            "threads" => o.concurrency = number(k, v)?,
+            _ => return Err(format!("unknown option --{k}\n{USAGE}")),
+        }
+    }
+    let missing = [
+        ("engine", o.engine.as_os_str().is_empty()),
+        ("dir", o.dir.as_os_str().is_empty()),
+        ("openings", o.openings.as_os_str().is_empty()),
+        ("term", o.terms.is_empty()),
+    ];
+    if let Some((name, _)) = missing.iter().find(|(_, m)| *m) {
+        return Err(format!("--{name} is required\n{USAGE}"));
+    }
+    if o.pairs == 0 || o.concurrency == 0 {
+        return Err("--pairs and --threads must be at least 1".into());
+    }
+    Ok(o)
 }
 
 fn run_import(args: &[String]) -> Result<(), String> {
@@ -338,6 +417,7 @@ fn run_import(args: &[String]) -> Result<(), String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use wuzi::pattern::Pattern;
 
     #[test]
     fn hand_set_options_replace_one_term_each() {
@@ -353,6 +433,25 @@ mod tests {
         assert_eq!((w.four_three, w.four_three_to_move), (800, 800));
         assert_eq!(w.tempo_per_mille, d.tempo_per_mille);
         assert!(hand_set_weights(Rule::Renju, &[("tempo", "fast")]).is_err());
+        // A class for both sides, then for the side to move alone; later options win.
+        let w = hand_set_weights(
+            Rule::Freestyle,
+            &[
+                ("open-two", "7"),
+                ("to-move-open-two", "11"),
+                ("to-move-four-three", "500"),
+            ],
+        )
+        .unwrap();
+        let open_two = Pattern::OpenTwo as usize;
+        assert_eq!((w.class[open_two], w.class_to_move[open_two]), (7, 11));
+        assert_eq!((w.four_three, w.four_three_to_move), (d.four_three, 500));
+        assert_eq!(
+            w.class[Pattern::Three as usize],
+            d.class[Pattern::Three as usize]
+        );
+        assert!(hand_set_weights(Rule::Renju, &[("to-move-tempo", "1")]).is_err());
+        assert!(hand_set_weights(Rule::Renju, &[("open-twos", "1")]).is_err());
         assert!(hand_set_weights(Rule::Renju, &[("tempo-to-move", "1")]).is_err());
     }
 
