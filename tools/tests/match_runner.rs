@@ -74,6 +74,23 @@ fn by_index(result: &MatchResult) -> Vec<&GameReport> {
 /// x + y even, so the first five is black's anti-diagonal (4,0)…(0,4), completed by the
 /// 61st stone at (0,4) (index 60 = 4·15 + 0). No white five exists before it.
 #[test]
+fn each_brain_gets_the_environment_its_spec_names() {
+    let mut first = brain("a", &["legal"]);
+    first.env = vec![("WUZI_TESTBRAIN_VERSION".into(), "from-env".into())];
+    let result = play(&config(first, brain("b", &["legal"]), 2));
+    assert!(
+        result.about[0].contains("version=\"from-env\""),
+        "{}",
+        result.about[0]
+    );
+    assert!(
+        result.about[1].contains("version=\"1\""),
+        "{}",
+        result.about[1]
+    );
+}
+
+#[test]
 fn legal_brains_play_until_blacks_diagonal_five() {
     let c = config(brain("a", &["legal"]), brain("b", &["chatty"]), 2);
     let result = play(&c);

@@ -13,6 +13,8 @@
 //!   scripted  plays `moves=x,y/x,y/…` in order, whether legal or not, then as `legal`
 //! The misbehaviour starts with the move request after the first N (default 0) legal
 //! moves. `log=FILE` appends every command received, for tests that check the protocol.
+//! The `ABOUT` answer's version is `WUZI_TESTBRAIN_VERSION` from the environment (default
+//! 1), for tests of what environment a runner gives each brain.
 
 use std::collections::HashSet;
 use std::io::{BufRead, Write};
@@ -154,7 +156,11 @@ fn main() {
                 if brain.mode == "chatty" {
                     say("MESSAGE loading the configuration");
                 }
-                say("name=\"wuzi-testbrain\", version=\"1\", author=\"wuzi\"")
+                let version =
+                    std::env::var("WUZI_TESTBRAIN_VERSION").unwrap_or_else(|_| "1".into());
+                say(&format!(
+                    "name=\"wuzi-testbrain\", version=\"{version}\", author=\"wuzi\""
+                ))
             }
             "START" | "RECTSTART" => {
                 let size: Vec<i32> = rest
