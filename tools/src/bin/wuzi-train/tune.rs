@@ -15,6 +15,7 @@
 use crate::hand_set;
 use crate::progress::Progress;
 use rand::rngs::StdRng;
+use rand::seq::SliceRandom;
 use rand::{Rng, SeedableRng};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -239,37 +240,19 @@ fn config_with_weights(rule: Rule, path: &Path) -> String {
     out
 }
 
-/// `count` distinct openings, drawn by their weights.
+/// `count` distinct openings, drawn by their weights (rand's weighted sampling without
+/// replacement; uniformly should the weights ever be unusable).
 fn draw_openings(
     openings: &[Opening],
     weights: &BTreeMap<String, f64>,
     count: usize,
     rng: &mut StdRng,
 ) -> Vec<Opening> {
-    let w: Vec<f64> = openings
-        .iter()
-        .map(|op| weights.get(&op.text).copied().unwrap_or(1.0))
-        .collect();
-    let mut chosen: Vec<usize> = Vec::new();
-    while chosen.len() < count {
-        let total: f64 = (0..openings.len())
-            .filter(|i| !chosen.contains(i))
-            .map(|i| w[i])
-            .sum();
-        let mut x = rng.gen::<f64>() * total;
-        let pick = (0..openings.len())
-            .filter(|i| !chosen.contains(i))
-            .find(|&i| {
-                x -= w[i];
-                x <= 0.0
-            })
-            .or_else(|| (0..openings.len()).rev().find(|i| !chosen.contains(i)));
-        match pick {
-            Some(i) => chosen.push(i),
-            None => break,
-        }
+    let weight = |op: &Opening| weights.get(&op.text).copied().unwrap_or(1.0);
+    match openings.choose_multiple_weighted(rng, count, weight) {
+        Ok(drawn) => drawn.cloned().collect(),
+        Err(_) => openings.choose_multiple(rng, count).cloned().collect(),
     }
-    chosen.into_iter().map(|i| openings[i].clone()).collect()
 }
 
 /// Winners of the two games of one opening (`true`: the `+` side), by the opening's text.
