@@ -13,7 +13,12 @@
 //! the caro rows of `tests/data/pn-puzzles.txt`); the slow one every claim on all those
 //! puzzle positions and in short self-play games from openings of each rule's list in
 //! `openings/`, each side keeping its search state from move to move as the brain does.
+//! Puzzle positions, games and claims are independent of each other and shared out over
+//! the cores (`common::parallel`); the claims and verdicts are the same in any order.
 
+mod common;
+
+use common::parallel::map_in_order;
 use std::sync::atomic::AtomicBool;
 use wuzi::board::Board;
 use wuzi::params::plan::CLOCKLESS_MOVE_NODES;
@@ -166,13 +171,12 @@ fn puzzle_claims(keep: impl Fn(&str) -> bool) -> Vec<Claim> {
     rows.extend(puzzle_rows("pn-puzzles.txt", |rule, kind| {
         rule == Rule::Caro && keep(kind)
     }));
-    let mut claims = Vec::new();
-    for (id, rule, size, moves) in rows {
-        let board = Board::from_moves(size, rule, &moves).unwrap();
+    map_in_order(&rows, |(id, rule, size, moves)| {
+        let board = Board::from_moves(*size, *rule, moves).unwrap();
         let (chosen, notes) = think(&mut new_state(), &board);
-        claims.extend(claims_of(&board, &notes, chosen, &id));
-    }
-    claims
+        claims_of(&board, &notes, chosen, id)
+    })
+    .concat()
 }
 
 /// `n` openings of a list from its `skip`-th on (offset format: `dx,dy` from the centre).
@@ -274,10 +278,12 @@ fn prove_claim(claim: &Claim) -> Result<(), String> {
 
 /// The claims that fail [`prove_claim`], with the reasons.
 fn unproved(claims: &[Claim]) -> Vec<String> {
-    claims
-        .iter()
-        .filter_map(|c| prove_claim(c).err().map(|e| format!("{}: {e}", c.source)))
-        .collect()
+    map_in_order(claims, |c| {
+        prove_claim(c).err().map(|e| format!("{}: {e}", c.source))
+    })
+    .into_iter()
+    .flatten()
+    .collect()
 }
 
 /// The wins the brain claims and plays on the win puzzles of every rule.
@@ -309,12 +315,16 @@ fn the_wins_the_brain_claims_on_the_win_puzzles_are_proven() {
 fn every_claim_on_the_puzzles_and_in_self_play_is_proven_slow() {
     let mut claims = puzzle_claims(|_| true);
     let on_puzzles = claims.len();
+    let mut games = Vec::new();
     for (rule, file, skip, n) in SELF_PLAY {
-        for (i, opening) in openings(file, skip, n).iter().enumerate() {
-            let name = format!("{file} #{}", skip + i + 1);
-            claims.extend(self_play_claims(rule, opening, &name));
+        for (i, opening) in openings(file, skip, n).into_iter().enumerate() {
+            games.push((rule, opening, format!("{file} #{}", skip + i + 1)));
         }
     }
+    let in_games = map_in_order(&games, |(rule, opening, name)| {
+        self_play_claims(*rule, opening, name)
+    });
+    claims.extend(in_games.concat());
     let refutations = claims.iter().filter(|c| c.kind == Kind::Refutation).count();
     let unproved = unproved(&claims);
     eprintln!(

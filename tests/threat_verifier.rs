@@ -2,6 +2,9 @@
 //! positions (all four rules) is confirmed by the independent verifier, which lets the
 //! defender try every move near the stones and every four anywhere.
 
+mod common;
+
+use common::parallel::map_in_order;
 use wuzi::board::Board;
 use wuzi::threat::corpus;
 use wuzi::threat::verify::{is_five_move, verify_win, Rejection};
@@ -40,24 +43,10 @@ struct Tally {
 }
 
 /// Searches both sides of every position at both levels and verifies every claim, the
-/// positions shared out over one worker per core: each position's searches start from
-/// nothing, so the tally does not depend on which worker took which.
+/// positions shared out over the cores: each position's searches start from nothing, so
+/// the tally does not depend on which worker took which.
 fn check_corpus(boards: Vec<Board>, max_positions: u64) -> Tally {
-    let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
-    let mut shares: Vec<Vec<Board>> = (0..threads).map(|_| Vec::new()).collect();
-    for (i, board) in boards.into_iter().enumerate() {
-        shares[i % threads].push(board);
-    }
-    let tallies: Vec<Tally> = std::thread::scope(|scope| {
-        let workers: Vec<_> = shares
-            .into_iter()
-            .map(|share| scope.spawn(move || check_boards(share, max_positions)))
-            .collect();
-        workers
-            .into_iter()
-            .map(|w| w.join().unwrap_or_else(|e| std::panic::resume_unwind(e)))
-            .collect()
-    });
+    let tallies = map_in_order(&boards, |board| check_board(board.clone(), max_positions));
     let mut t = Tally::default();
     for part in tallies {
         t.positions += part.positions;
@@ -69,67 +58,67 @@ fn check_corpus(boards: Vec<Board>, max_positions: u64) -> Tally {
     t
 }
 
-/// [`check_corpus`] of one worker's positions.
-fn check_boards(boards: Vec<Board>, max_positions: u64) -> Tally {
-    let mut t = Tally::default();
-    for mut board in boards {
-        t.positions += 1;
-        let before = board.hash();
-        for attacker in Color::BOTH {
-            // The side not to move is searched as if it moved now (what the main search
-            // asks about the opponent) — skipped when the side to move can make five.
-            if attacker != board.side_to_move() {
-                let mover = board.side_to_move();
-                let five_now = board
-                    .positions()
-                    .collect::<Vec<_>>()
-                    .into_iter()
-                    .any(|p| is_five_move(&mut board, p, mover));
-                if five_now {
-                    continue;
+/// [`check_corpus`] of one position.
+fn check_board(mut board: Board, max_positions: u64) -> Tally {
+    let mut t = Tally {
+        positions: 1,
+        ..Tally::default()
+    };
+    let before = board.hash();
+    for attacker in Color::BOTH {
+        // The side not to move is searched as if it moved now (what the main search
+        // asks about the opponent) — skipped when the side to move can make five.
+        if attacker != board.side_to_move() {
+            let mover = board.side_to_move();
+            let five_now = board
+                .positions()
+                .collect::<Vec<_>>()
+                .into_iter()
+                .any(|p| is_five_move(&mut board, p, mover));
+            if five_now {
+                continue;
+            }
+        }
+        let mut verified_first = None;
+        for level in [Level::Vcf, Level::Vct] {
+            let Some(seq) = find_win(&mut board, attacker, &limits(level)) else {
+                continue;
+            };
+            assert_eq!(board.hash(), before, "search changed the board");
+            t.claims += 1;
+            let first = seq.first_move().expect("a win has a first move");
+            if verified_first == Some(first) {
+                // VCT starts with the VCF budget: the same claim, already checked.
+                t.confirmed += 1;
+                continue;
+            }
+            verified_first = Some(first);
+            match verify_win(
+                &mut board,
+                attacker,
+                first,
+                &verifier_limits(),
+                max_positions,
+            ) {
+                Ok(()) => t.confirmed += 1,
+                Err(Rejection::TooBig) => t.too_big += 1,
+                Err(e) => {
+                    let moves: Vec<String> = board
+                        .history()
+                        .iter()
+                        .map(|&p| board.coord(p).to_pos_notation())
+                        .collect();
+                    t.false_wins.push(format!(
+                        "{} {:?} {:?} first {}: {e:?} in {}",
+                        board.rule(),
+                        attacker,
+                        level,
+                        board.coord(first).to_pos_notation(),
+                        moves.concat()
+                    ))
                 }
             }
-            let mut verified_first = None;
-            for level in [Level::Vcf, Level::Vct] {
-                let Some(seq) = find_win(&mut board, attacker, &limits(level)) else {
-                    continue;
-                };
-                assert_eq!(board.hash(), before, "search changed the board");
-                t.claims += 1;
-                let first = seq.first_move().expect("a win has a first move");
-                if verified_first == Some(first) {
-                    // VCT starts with the VCF budget: the same claim, already checked.
-                    t.confirmed += 1;
-                    continue;
-                }
-                verified_first = Some(first);
-                match verify_win(
-                    &mut board,
-                    attacker,
-                    first,
-                    &verifier_limits(),
-                    max_positions,
-                ) {
-                    Ok(()) => t.confirmed += 1,
-                    Err(Rejection::TooBig) => t.too_big += 1,
-                    Err(e) => {
-                        let moves: Vec<String> = board
-                            .history()
-                            .iter()
-                            .map(|&p| board.coord(p).to_pos_notation())
-                            .collect();
-                        t.false_wins.push(format!(
-                            "{} {:?} {:?} first {}: {e:?} in {}",
-                            board.rule(),
-                            attacker,
-                            level,
-                            board.coord(first).to_pos_notation(),
-                            moves.concat()
-                        ))
-                    }
-                }
-                assert_eq!(board.hash(), before, "verifier changed the board");
-            }
+            assert_eq!(board.hash(), before, "verifier changed the board");
         }
     }
     t

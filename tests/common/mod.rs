@@ -6,6 +6,8 @@
 
 #![allow(dead_code)] // each test binary uses a different part of the helper
 
+pub mod parallel;
+
 use std::io::{BufRead, BufReader, Read, Write};
 use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::mpsc::{channel, Receiver, RecvTimeoutError, Sender};

@@ -3,9 +3,12 @@
 //! states lies within its stated balance window. The fast suite searches only the
 //! sample; the slow one (ignored by default, run by CI) searches every opening.
 
+// The tests of the brain's package share their items over the cores the same way.
+#[path = "../../tests/common/parallel.rs"]
+mod parallel;
+
+use parallel::map_in_order;
 use std::path::PathBuf;
-use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::Mutex;
 use wuzi::board::Board;
 use wuzi::rules::{judge_move, Verdict};
 use wuzi::types::{Coord, Rule};
@@ -120,25 +123,13 @@ fn legal(item: &Item) -> Result<(), String> {
     Ok(())
 }
 
-/// `check` of every item, on as many threads as the machine has cores: each is a search
-/// of its own, from an empty table, so the order they run in changes nothing.
+/// `check` of every item, shared out over the cores: each is a search of its own, from
+/// an empty table, so the order they run in changes nothing. The failures, sorted.
 fn check_all(items: &[Item], searched: Searched) -> Vec<String> {
-    let next = AtomicUsize::new(0);
-    let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
-    let failures = Mutex::new(Vec::new());
-    std::thread::scope(|scope| {
-        for _ in 0..threads {
-            scope.spawn(|| loop {
-                let Some(item) = items.get(next.fetch_add(1, Ordering::Relaxed)) else {
-                    return;
-                };
-                if let Err(e) = check(item, searched) {
-                    failures.lock().unwrap().push(e);
-                }
-            });
-        }
-    });
-    let mut failures = failures.into_inner().unwrap();
+    let mut failures: Vec<String> = map_in_order(items, |item| check(item, searched).err())
+        .into_iter()
+        .flatten()
+        .collect();
     failures.sort();
     failures
 }

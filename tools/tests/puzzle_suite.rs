@@ -1,6 +1,11 @@
 //! The threat search against positions with independently known answers: the shared
 //! puzzle suite and the Gomocup acceptance checks, read with the puzzles tool's reader.
 
+// The tests of the brain's package share their items over the cores the same way.
+#[path = "../../tests/common/parallel.rs"]
+mod parallel;
+
+use parallel::map_in_order;
 use std::path::{Path, PathBuf};
 use wuzi::board::{Board, Pos};
 use wuzi::threat::verify::{verify_win, Rejection};
@@ -156,37 +161,15 @@ const KNOWN_MISSES: [&str; 3] = ["pub-free-win001", "pub-std-win020", "pub-renju
 /// What [`solve`] says of one puzzle.
 type Outcome = Option<Result<String, String>>;
 
-/// `solve` of every puzzle, in the file's order, the puzzles shared out over one worker
-/// per core: each search starts from nothing, so the results do not depend on which
-/// worker took which.
+/// `solve` of every puzzle, in the file's order, the puzzles shared out over the cores:
+/// each search starts from nothing, so the results do not depend on which worker took
+/// which.
 fn solve_all(puzzles: Vec<Puzzle>, verify_listed: bool) -> Vec<(Puzzle, Outcome)> {
-    let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
-    let mut shares: Vec<Vec<(usize, Puzzle)>> = (0..threads).map(|_| Vec::new()).collect();
-    for (i, p) in puzzles.into_iter().enumerate() {
-        shares[i % threads].push((i, p));
-    }
-    let mut results: Vec<(usize, Puzzle, Outcome)> = std::thread::scope(|scope| {
-        let workers: Vec<_> = shares
-            .into_iter()
-            .map(|share| {
-                scope.spawn(move || {
-                    share
-                        .into_iter()
-                        .map(|(i, mut p)| {
-                            let result = solve(&mut p, verify_listed);
-                            (i, p, result)
-                        })
-                        .collect::<Vec<_>>()
-                })
-            })
-            .collect();
-        workers
-            .into_iter()
-            .flat_map(|w| w.join().unwrap_or_else(|e| std::panic::resume_unwind(e)))
-            .collect()
-    });
-    results.sort_by_key(|r| r.0);
-    results.into_iter().map(|(_, p, r)| (p, r)).collect()
+    map_in_order(&puzzles, |p| {
+        let mut p = p.clone();
+        let result = solve(&mut p, verify_listed);
+        (p, result)
+    })
 }
 
 /// A win or defend puzzle solved (`Ok` with what was found) or failed; `None` for an

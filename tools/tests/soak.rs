@@ -4,7 +4,6 @@
 
 mod common;
 
-use std::path::PathBuf;
 use wuzi::types::Rule;
 use wuzi_tools::matchrunner::engine::EngineSpec;
 use wuzi_tools::soak::plan::Mix;
