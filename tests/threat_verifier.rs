@@ -213,3 +213,17 @@ fn verifier_recognises_fives_by_the_rule() {
     let end = c.pos(Coord::new(6, 7)).unwrap();
     assert!(!is_five_move(&mut c, end, Color::Black));
 }
+
+/// `map_in_order`, which shares out this corpus and the other slow tests' items, returns
+/// the results in the items' order.
+#[test]
+fn results_keep_the_items_order_whatever_the_workers_take() {
+    // Items of very different cost, so the workers finish them out of order.
+    let items: Vec<u64> = (0..40).rev().collect();
+    let squares = map_in_order(&items, |&n| {
+        std::thread::sleep(std::time::Duration::from_millis(n % 7));
+        n * n
+    });
+    let expected: Vec<u64> = items.iter().map(|n| n * n).collect();
+    assert_eq!(squares, expected);
+}

@@ -70,9 +70,6 @@ fn by_index(result: &MatchResult) -> Vec<&GameReport> {
     games
 }
 
-/// Two row-by-row brains on an empty 15×15 board: black's stones are the points with
-/// x + y even, so the first five is black's anti-diagonal (4,0)…(0,4), completed by the
-/// 61st stone at (0,4) (index 60 = 4·15 + 0). No white five exists before it.
 #[test]
 fn each_brain_gets_the_environment_its_spec_names() {
     let mut first = brain("a", &["legal"]);
@@ -90,6 +87,9 @@ fn each_brain_gets_the_environment_its_spec_names() {
     );
 }
 
+/// Two row-by-row brains on an empty 15×15 board: black's stones are the points with
+/// x + y even, so the first five is black's anti-diagonal (4,0)…(0,4), completed by the
+/// 61st stone at (0,4) (index 60 = 4·15 + 0). No white five exists before it.
 #[test]
 fn legal_brains_play_until_blacks_diagonal_five() {
     let c = config(brain("a", &["legal"]), brain("b", &["chatty"]), 2);
