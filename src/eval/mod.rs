@@ -139,6 +139,20 @@ mod tests {
         }
     }
 
+    /// The null move's guard (`search::node`) relies on this: the tables favour the side
+    /// to move, so a pass, which hands the move to the opponent, lowers the static value
+    /// of the side that passed.
+    #[test]
+    fn a_pass_lowers_the_static_value_of_the_side_that_passes() {
+        for &(rule, size, moves) in crate::bench::POSITIONS {
+            let mut board = Board::from_moves(size, rule, moves).unwrap();
+            let before = evaluate(&board);
+            board.make_null();
+            let after_pass = -evaluate(&board);
+            assert!(after_pass < before, "{rule} {moves}: {after_pass} >= {before}");
+        }
+    }
+
     #[test]
     fn a_weights_file_named_by_the_config_is_loaded_and_a_bad_one_refused() {
         use crate::config::{Config, ConfigSource};

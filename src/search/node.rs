@@ -327,6 +327,16 @@ impl<'a> Worker<'a> {
         Some(v)
     }
 
+    /// The static value for the side to move if it passed: the evaluation favours the
+    /// side to move by a tempo, which a pass hands to the opponent, so the value before
+    /// the pass overstates what the null move's search will find.
+    fn value_after_pass(&mut self) -> Value {
+        self.board.make_null();
+        let v = -self.limits.eval.evaluate(self.board);
+        self.board.undo_null();
+        v
+    }
+
     /// Whether the opponent would win by fours if the side to move passed.
     fn opponent_wins_by_fours(&mut self) -> bool {
         let them = self.board.side_to_move().opponent();
@@ -341,8 +351,9 @@ impl<'a> Worker<'a> {
 
     /// Step 4b: null move. If passing still fails high, a real move would too. Not
     /// when the opponent threatens anything or wins by fours after the pass (a pass
-    /// would just lose), never twice in a row, never near win/loss bounds, and a pass
-    /// never proves a win. Returns the node's value when it ends the node.
+    /// would just lose), nor when the static value after the pass is below beta (its
+    /// search would seldom fail high), never twice in a row, never near win/loss bounds,
+    /// and a pass never proves a win. Returns the node's value when it ends the node.
     fn null_move(&mut self, facts: &NodeFacts, depth: i32, beta: Value) -> Option<Value> {
         let ply = facts.ply;
         let tried = self.limits.options.null_move
@@ -353,7 +364,7 @@ impl<'a> Worker<'a> {
             && depth >= NULL_MIN_DEPTH
             && !self.after_null[ply]
             && beta.abs() < WIN_THRESHOLD
-            && self.limits.eval.evaluate(self.board) >= beta
+            && self.value_after_pass() >= beta
             && !self.opponent_wins_by_fours();
         if !tried {
             return None;
