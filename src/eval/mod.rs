@@ -149,7 +149,10 @@ mod tests {
             let before = evaluate(&board);
             board.make_null();
             let after_pass = -evaluate(&board);
-            assert!(after_pass < before, "{rule} {moves}: {after_pass} >= {before}");
+            assert!(
+                after_pass < before,
+                "{rule} {moves}: {after_pass} >= {before}"
+            );
         }
     }
 
