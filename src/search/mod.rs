@@ -288,7 +288,7 @@ mod testing {
     use super::{SearchLimits, SearchState};
     use crate::board::Board;
     use crate::eval::Value;
-    use crate::time::TimeManager;
+    use crate::params::plan::CLOCKLESS_MOVE_NODES;
     use crate::types::{parse_pos_sequence, Coord, Rule};
     use std::sync::atomic::AtomicBool;
 
@@ -313,27 +313,14 @@ mod testing {
         (b.coord(o.best), o.value)
     }
 
-    /// The move a search of `depth` plies picks with the check of step 7 on or off, under
-    /// a time manager whose budget is many times what the checks of these tests need,
-    /// even on a busy machine. Once the chosen move is refuted the check may use the
-    /// time up to the hard limit (its slices' node caps grow with their length), so
-    /// such a test takes the hard limit: it is kept to seconds.
+    /// The move a search of `depth` plies picks with the check of step 7 on or off. The
+    /// threat searches run without a clock, in the slices of the bench's nominal move
+    /// counted in nodes, so the result does not depend on the machine's load.
     pub(super) fn checked_move(rule: Rule, moves: &str, depth: i32, check: bool) -> Coord {
-        use crate::time::{Budget, SystemClock, TimeParams};
         let mut b = position(rule, moves);
         let mut limits = SearchLimits::depth(depth);
         limits.options.threat_check = check;
-        let budget = Budget {
-            optimum_ms: 5_000,
-            hard_ms: 10_000,
-            turn_bound: false,
-        };
-        limits.time = Some(TimeManager::start(
-            SystemClock::new(),
-            0,
-            budget,
-            TimeParams::default(),
-        ));
+        limits.clockless_threat_nodes = Some(CLOCKLESS_MOVE_NODES);
         let mut state = SearchState::new();
         state.set_tt_bytes(1 << 20);
         let stop = AtomicBool::new(false);
