@@ -317,15 +317,10 @@ mod testing {
     /// threat searches run without a clock, in the slices of the bench's nominal move
     /// counted in nodes, so the result does not depend on the machine's load.
     pub(super) fn checked_move(rule: Rule, moves: &str, depth: i32, check: bool) -> Coord {
-        let mut b = position(rule, moves);
         let mut limits = SearchLimits::depth(depth);
         limits.options.threat_check = check;
         limits.clockless_threat_nodes = Some(CLOCKLESS_MOVE_NODES);
-        let mut state = SearchState::new();
-        state.set_tt_bytes(1 << 20);
-        let stop = AtomicBool::new(false);
-        let o = state.evaluate(&mut b, limits, &stop);
-        b.coord(o.best)
+        best_move_with(rule, moves, limits).0
     }
 
     pub(super) fn coords(list: &str) -> Vec<Coord> {
