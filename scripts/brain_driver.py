@@ -15,6 +15,7 @@ import argparse
 import os
 import queue
 import random
+import re
 import subprocess
 import sys
 import threading
@@ -186,6 +187,19 @@ def parse_pos(moves):
         out.append((x, int(moves[i + 1:j]) - 1))
         i = j
     return out
+
+
+RULES = {"freestyle": 0, "standard": 1, "renju": 4, "caro": 8}
+
+
+def read_sgf(path):
+    """(rule number, size, moves, result letter 'B'/'W'/None) of one wuzi-match SGF."""
+    text = open(path, encoding="utf-8").read()
+    size = int(re.search(r"SZ\[(\d+)", text).group(1))
+    rule = RULES.get(re.search(r"RU\[([a-z]+)", text).group(1), 0)
+    result = re.search(r"RE\[([BW])\+", text)
+    moves = [(ord(a) - 97, ord(b) - 97) for a, b in re.findall(r";[BW]\[([a-z])([a-z])\]", text)]
+    return rule, size, moves, result.group(1) if result else None
 
 
 def pos_name(x, y):

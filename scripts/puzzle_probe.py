@@ -33,26 +33,13 @@ not an answer key.
 
 import argparse
 import os
-import re
 import subprocess
 import sys
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from brain_driver import (  # noqa: E402
-    Brain, board_lines, five_from, parse_move, parse_pos, pos_name)
-
-RULES = {"freestyle": 0, "standard": 1, "renju": 4, "caro": 8}
-
-
-def read_sgf(path):
-    """(rule number, size, moves, result letter 'B'/'W'/None) of one wuzi-match SGF."""
-    text = open(path, encoding="utf-8").read()
-    size = int(re.search(r"SZ\[(\d+)", text).group(1))
-    rule = RULES.get(re.search(r"RU\[([a-z]+)", text).group(1), 0)
-    result = re.search(r"RE\[([BW])\+", text)
-    moves = [(ord(a) - 97, ord(b) - 97) for a, b in re.findall(r";[BW]\[([a-z])([a-z])\]", text)]
-    return rule, size, moves, result.group(1) if result else None
+    Brain, board_lines, five_from, parse_move, parse_pos, pos_name, read_sgf)
 
 
 def pos_string(moves):
