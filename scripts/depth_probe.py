@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """How deep brains search in the same positions in the same time.
 
-  depth_probe.py [--ply N] [--count K] [--turn-ms MS] MATCH_DIR... -- BRAIN... 
+  depth_probe.py [--ply N] [--count K] [--turn-ms MS] MATCH_DIR... -- BRAIN...
 
 Takes the position after ply N (20) of the games `wuzi-match` saved in MATCH_DIR (one
 game of each pair, whose twin starts from the same opening with colours swapped; only
