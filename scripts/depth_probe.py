@@ -69,11 +69,12 @@ def deepest(cmd, rule, size, moves, turn_ms):
 
 
 def main():
+    # The brains follow `--` (each may hold options of its own); argparse reads the rest,
+    # so `--help` works with or without them.
     argv = sys.argv[1:]
-    if "--" not in argv:
-        sys.exit("usage: depth_probe.py [options] MATCH_DIR... -- BRAIN...")
-    cut = argv.index("--")
-    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    cut = argv.index("--") if "--" in argv else len(argv)
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0],
+                                 usage="%(prog)s [options] MATCH_DIR... -- BRAIN...")
     ap.add_argument("--ply", type=int, default=20)
     ap.add_argument("--count", type=int, default=12)
     ap.add_argument("--turn-ms", type=int, default=1000)
