@@ -281,7 +281,15 @@ fn prove_claim(claim: &Claim) -> Result<(), String> {
 /// The claims that fail [`prove_claim`], with the reasons.
 fn unproved(claims: &[Claim]) -> Vec<String> {
     map_in_order(claims, |c| {
-        prove_claim(c).err().map(|e| format!("{}: {e}", c.source))
+        prove_claim(c).err().map(|e| {
+            // The position in "pos" notation, for `pbrain-wuzi solve` to take it up.
+            let position: String = c.moves.iter().map(|m| m.to_pos_notation()).collect();
+            format!(
+                "{} (rule {}, position {position}): {e}",
+                c.source,
+                c.rule.info_value()
+            )
+        })
     })
     .into_iter()
     .flatten()
