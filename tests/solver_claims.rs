@@ -49,7 +49,7 @@ const SELF_PLAY: [(Rule, &str, usize, usize); 4] = [
 ];
 const MAX_GAME_PLIES: usize = 70;
 /// The solver's budget for one claim.
-const PROOF_NODES: u64 = 4_000_000;
+const PROOF_NODES: u64 = 8_000_000;
 
 /// What the brain said.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
