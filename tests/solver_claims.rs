@@ -49,7 +49,7 @@ const SELF_PLAY: [(Rule, &str, usize, usize); 4] = [
 ];
 const MAX_GAME_PLIES: usize = 70;
 /// The solver's budget for one claim.
-const PROOF_NODES: u64 = 4_000_000;
+const PROOF_NODES: u64 = 8_000_000;
 
 /// What the brain said.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -281,7 +281,15 @@ fn prove_claim(claim: &Claim) -> Result<(), String> {
 /// The claims that fail [`prove_claim`], with the reasons.
 fn unproved(claims: &[Claim]) -> Vec<String> {
     map_in_order(claims, |c| {
-        prove_claim(c).err().map(|e| format!("{}: {e}", c.source))
+        prove_claim(c).err().map(|e| {
+            // The position in "pos" notation, for `pbrain-wuzi solve` to take it up.
+            let position: String = c.moves.iter().map(|m| m.to_pos_notation()).collect();
+            format!(
+                "{} (rule {}, position {position}): {e}",
+                c.source,
+                c.rule.info_value()
+            )
+        })
     })
     .into_iter()
     .flatten()

@@ -306,6 +306,9 @@ impl<'a> Worker<'a> {
     /// beta by a margin per ply of depth is taken to fail high without a search. Not when
     /// anything forces the side to move, nor against an opponent who wins by fours if
     /// we pass (its fours would overturn any static value), nor near win/loss bounds.
+    /// Under caro any four point of the opponent declines the prune: a four blocked at
+    /// one end has two answers there (its five point and the cell past it), so the
+    /// four-chain search branches and asking it costs more than the prune saves.
     fn reverse_futility(&mut self, facts: &NodeFacts, depth: i32, beta: Value) -> Option<Value> {
         if !self.limits.options.reverse_futility
             || facts.pv_node
@@ -321,7 +324,13 @@ impl<'a> Worker<'a> {
         if v - RFP_MARGIN * depth < beta {
             return None;
         }
-        if self.opponent_wins_by_fours() {
+        let opponent_fours = if self.board.rule() == Rule::Caro {
+            let them = self.board.side_to_move().opponent();
+            self.board.pattern_count(them, Pattern::Four) > 0
+        } else {
+            self.opponent_wins_by_fours()
+        };
+        if opponent_fours {
             return None;
         }
         Some(v)

@@ -14,6 +14,14 @@
 //! reply that is not legal, a defender node with no legal reply (a draw) and an
 //! attacker move after a five are all holes.
 //!
+//! An attacker line `=` (a transposition) holds where the same position, stone for
+//! stone, was proven earlier in the check. The checker walks the tree in file order (a
+//! defender node's listed replies first, in their order, then the others), remembers
+//! every position whose attacker line it has checked to the end, and compares positions
+//! by their stones, not by a hash. The attacker, the rule and the side to move (the
+//! stones alternate) are the same throughout, so a position proven once is proven
+//! wherever it comes up again, and a reference can only point back to a finished check.
+//!
 //! Which replies leave a five is decided from the attacker's five points before the
 //! reply (a defender stone never makes one). Under caro, or with no five point, every
 //! empty cell of the board is tried. Otherwise a five is made of the attacker's stones
@@ -26,6 +34,7 @@ use crate::board::{Board, Pos};
 use crate::pattern::Cell;
 use crate::rules;
 use crate::types::{Color, Coord, Rule};
+use std::collections::HashSet;
 use std::fmt;
 
 /// What a successful check saw.
@@ -39,6 +48,8 @@ pub struct CheckReport {
     pub implicit_replies: u64,
     /// The longest line checked, in plies.
     pub max_plies: usize,
+    /// `=` lines accepted: positions proven earlier in the check.
+    pub transpositions: u64,
 }
 
 /// Why a proof was rejected: the line of the file (0 when it has none) and the moves
@@ -72,6 +83,8 @@ struct Checker {
     /// positions before, for taking moves back.
     fives: [Vec<Pos>; 2],
     earlier_fives: Vec<[Vec<Pos>; 2]>,
+    /// The positions (attacker to move) proven so far, by [`stones_key`].
+    proven: HashSet<Box<[u8]>>,
 }
 
 /// Checks `proof`: `Ok` when its tree wins for its attacker against every defence.
@@ -102,6 +115,7 @@ pub fn check(proof: &ProofFile) -> Result<CheckReport, Rejection> {
         board,
         fives,
         earlier_fives: Vec::new(),
+        proven: HashSet::new(),
     };
     if checker.board.side_to_move() == proof.attacker {
         match &proof.roots[..] {
@@ -132,13 +146,40 @@ impl Checker {
         cell_text(c, self.board.width())
     }
 
-    /// The attacker plays `node`'s move; the defender's replies below it are checked.
+    /// The attacker plays `node`'s move and the defender's replies below it are checked;
+    /// or `node` is `=` and the position is one proven before. A position whose line
+    /// passes is remembered as proven.
     fn attacker_node(&mut self, node: &Node) -> Result<(), Rejection> {
+        let key = stones_key(&self.board);
+        let c = match node.mv {
+            Move::At(c) => c,
+            Move::ProvenAbove => return self.proven_above(node, &key),
+            Move::Others => {
+                return Err(self.reject(node.line, "'*' where an attacker move belongs".into()))
+            }
+        };
+        self.attacker_move(node, c)?;
+        self.proven.insert(key);
+        Ok(())
+    }
+
+    /// A `=` line: the position on the board (`key`) must have been proven before.
+    fn proven_above(&mut self, node: &Node, key: &[u8]) -> Result<(), Rejection> {
+        if !node.children.is_empty() {
+            return Err(self.reject(node.line, "moves listed below '='".into()));
+        }
+        if !self.proven.contains(key) {
+            let reason = "'=' but this position is not proven above".to_string();
+            return Err(self.reject(node.line, reason));
+        }
+        self.report.transpositions += 1;
+        Ok(())
+    }
+
+    /// The attacker's move `c` of `node`, and the defender's replies below it.
+    fn attacker_move(&mut self, node: &Node, c: Coord) -> Result<(), Rejection> {
         self.report.attacker_moves += 1;
         self.report.max_plies = self.report.max_plies.max(self.path.len() + 1);
-        let Move::At(c) = node.mv else {
-            return Err(self.reject(node.line, "'*' where an attacker move belongs".into()));
-        };
         let attacker = self.attacker;
         let p = match self.board.pos(c) {
             Some(p) if self.board.is_empty(p) => p,
@@ -182,7 +223,7 @@ impl Checker {
         }
         let fives = self.fives[self.attacker.index()].clone();
         let every_cell = self.board.rule() == Rule::Caro || fives.is_empty();
-        let cells: Vec<Pos> = if every_cell {
+        let mut cells: Vec<Pos> = if every_cell {
             self.board.positions().collect()
         } else {
             // Outside caro a defender stone takes away only the five point it lands on
@@ -199,6 +240,14 @@ impl Checker {
             cells.dedup();
             cells
         };
+        // File order, so that a `=` line meets the positions proven above it.
+        let board = &self.board;
+        cells.sort_by_key(|&p| {
+            listed
+                .iter()
+                .position(|(c, _)| board.pos(*c) == Some(p))
+                .unwrap_or(usize::MAX)
+        });
         let mut any_legal = false;
         for d in cells {
             if !self.board.is_empty(d) || !legal(&mut self.board, d, defender) {
@@ -268,6 +317,9 @@ impl Checker {
             match r.mv {
                 Move::Others if others.is_none() => others = Some(answer),
                 Move::Others => return Err(self.reject(r.line, "a second '*' line".into())),
+                Move::ProvenAbove => {
+                    return Err(self.reject(r.line, "'=' where a defender move belongs".into()))
+                }
                 Move::At(c) => {
                     let ok = self.board.pos(c).is_some_and(|p| {
                         self.board.is_empty(p) && legal(&mut self.board, p, defender)
@@ -368,6 +420,20 @@ fn wins(board: &Board, p: Pos, color: Color, extra: Option<(Pos, Cell)>) -> bool
     })
 }
 
+/// The stones of `board`, two bits a cell: a position's identity, exact.
+fn stones_key(board: &Board) -> Box<[u8]> {
+    let mut key = vec![0u8; (board.width() * board.height()).div_ceil(4)];
+    for (i, p) in board.positions().enumerate() {
+        let bits = match board.cell(p) {
+            Cell::Black => 1,
+            Cell::White => 2,
+            _ => 0,
+        };
+        key[i / 4] |= bits << (2 * (i % 4));
+    }
+    key.into_boxed_slice()
+}
+
 /// Every empty cell where `color` makes five, board order.
 fn all_five_points(board: &Board, color: Color) -> Vec<Pos> {
     board
@@ -404,7 +470,7 @@ mod tests {
 
     fn proof(rule: &str, moves: &str, attacker: &str, tree: &str) -> ProofFile {
         let text = format!(
-            "wuzi-proof 1\nrule {rule}\nsize 15 15\nmoves {moves}\nattacker {attacker}\ntree\n{tree}end\n"
+            "wuzi-proof 2\nrule {rule}\nsize 15 15\nmoves {moves}\nattacker {attacker}\ntree\n{tree}end\n"
         );
         parse(&text).unwrap()
     }

@@ -2,7 +2,7 @@
 //! one move a line, indented one space per ply (see `docs/solver.md`).
 //!
 //! ```text
-//! wuzi-proof 1
+//! wuzi-proof 2
 //! rule freestyle
 //! size 15 15
 //! moves h8 h9 i8
@@ -18,21 +18,27 @@
 //!
 //! Lines at even depth are moves of the side to move at the root, at odd depth of the
 //! other side. An attacker line lists below it the defender's replies it answers; a
-//! defender line (or `*`, "every reply not listed") holds exactly one attacker line.
-//! This module only reads and writes the text; what makes a tree a proof is `check`.
+//! defender line (or `*`, "every reply not listed") holds exactly one attacker line, or
+//! `=` ("this position is proven above in the file": a transposition). Version 1 files,
+//! which have no `=`, are read too. This module only reads and writes the text; what
+//! makes a tree a proof is `check`.
 
 use crate::types::{parse_pos_sequence, Color, Coord, Rule};
 use std::fmt;
 use std::io::{self, Write};
 
-/// The first line of every proof file.
-pub const MAGIC: &str = "wuzi-proof 1";
+/// The first line of every proof file this module writes.
+pub const MAGIC: &str = "wuzi-proof 2";
+/// The first line of the files of the first version (no `=` lines), still read.
+const MAGIC_V1: &str = "wuzi-proof 1";
 
-/// A node's move: a cell, or `*` (a defender node's "every other reply").
+/// A node's move: a cell, `*` (a defender node's "every other reply") or `=` (in the
+/// attacker's place: the position here is proven above in the file).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Move {
     At(Coord),
     Others,
+    ProvenAbove,
 }
 
 /// One line of the tree and the lines below it.
@@ -156,6 +162,7 @@ fn write_node(node: &Node, depth: usize, width: usize, out: &mut dyn Write) -> i
     let token = match node.mv {
         Move::At(c) => cell_text(c, width),
         Move::Others => "*".to_string(),
+        Move::ProvenAbove => "=".to_string(),
     };
     writeln!(out, "{:depth$}{token}", "")?;
     for child in &node.children {
@@ -185,7 +192,9 @@ pub fn parse(text: &str) -> Result<ProofFile, ParseError> {
             message: format!("missing '{key}' line"),
         })?;
         let l = l.trim();
-        let rest = if key == MAGIC || key == "tree" {
+        let rest = if key == MAGIC {
+            (l == MAGIC || l == MAGIC_V1).then(|| l.to_string())
+        } else if key == "tree" {
             (l == key).then(String::new)
         } else {
             l.strip_prefix(key)
@@ -197,7 +206,8 @@ pub fn parse(text: &str) -> Result<ProofFile, ParseError> {
             message: format!("expected '{key}', found '{l}'"),
         })
     };
-    header(MAGIC)?;
+    let (_, magic) = header(MAGIC)?;
+    let references_allowed = magic == MAGIC;
     let (n, rule) = header("rule")?;
     let rule = Rule::parse(&rule).ok_or_else(|| err(n, format!("unknown rule '{rule}'")))?;
     let (n, size) = header("size")?;
@@ -217,7 +227,7 @@ pub fn parse(text: &str) -> Result<ProofFile, ParseError> {
     let attacker =
         Color::from_name(&attacker).ok_or_else(|| err(n, format!("bad attacker '{attacker}'")))?;
     header("tree")?;
-    let roots = parse_tree(&mut lines)?;
+    let roots = parse_tree(&mut lines, references_allowed)?;
     Ok(ProofFile {
         rule,
         width,
@@ -232,9 +242,11 @@ fn err(line: usize, message: String) -> ParseError {
     ParseError { line, message }
 }
 
-/// The tree lines up to `end`, nested by their indentation.
+/// The tree lines up to `end`, nested by their indentation; `=` lines only when
+/// `references_allowed` (version 2).
 fn parse_tree<'t>(
     lines: &mut impl Iterator<Item = (usize, &'t str)>,
+    references_allowed: bool,
 ) -> Result<Vec<Node>, ParseError> {
     // The open nodes, one per depth: each is added to its parent when a line at its
     // depth or above comes.
@@ -259,6 +271,8 @@ fn parse_tree<'t>(
         }
         let mv = if token == "*" {
             Move::Others
+        } else if token == "=" && references_allowed {
+            Move::ProvenAbove
         } else {
             Move::At(parse_cell(token).ok_or_else(|| err(n, format!("bad move '{token}'")))?)
         };
@@ -327,12 +341,33 @@ mod tests {
     fn a_proof_survives_writing_and_reading() {
         let proof = sample();
         let text = to_text(&proof);
-        assert!(text.starts_with("wuzi-proof 1\nrule renju\nsize 15 15\nmoves h8 h9 i8\n"));
+        assert!(text.starts_with("wuzi-proof 2\nrule renju\nsize 15 15\nmoves h8 h9 i8\n"));
         assert!(text.contains("\ng8\n f8\n  j8\n *\n  k8\nend\n"), "{text}");
         let mut back = parse(&text).unwrap();
         back.roots = without_lines(back.roots);
         assert_eq!(back, proof);
         assert_eq!(proof.roots[0].size(), 5);
+    }
+
+    #[test]
+    fn a_transposition_line_is_read_in_version_2_only() {
+        let mut proof = sample();
+        proof.roots[0].children[1].children = vec![Node::new(Move::ProvenAbove, vec![])];
+        let text = to_text(&proof);
+        assert!(text.contains("\n *\n  =\nend\n"), "{text}");
+        let mut back = parse(&text).unwrap();
+        back.roots = without_lines(back.roots);
+        assert_eq!(back, proof);
+        // The first version had no `=`: there it is a bad move, with its line.
+        let v1 = text.replace("wuzi-proof 2", "wuzi-proof 1");
+        let e = parse(&v1).unwrap_err();
+        assert_eq!((e.line, e.message.as_str()), (11, "bad move '='"));
+        // Version 1 files without it are read as before.
+        let plain = to_text(&sample()).replace("wuzi-proof 2", "wuzi-proof 1");
+        assert_eq!(
+            parse(&plain).map(|p| without_lines(p.roots)),
+            Ok(sample().roots)
+        );
     }
 
     #[test]
@@ -359,7 +394,8 @@ mod tests {
             good.replace("\n *\n", "\n zz\n"),
             good.replace("end\n", ""),
             good.replace("end\n", "end\nh8\n"),
-            good.replace("wuzi-proof 1", "proof"),
+            good.replace("wuzi-proof 2", "proof"),
+            good.replace("wuzi-proof 2", "wuzi-proof 3"),
         ];
         for bad in cases {
             assert_ne!(bad, good);

@@ -325,6 +325,51 @@ mod tests {
     }
 
     #[test]
+    fn transpositions_are_written_once_and_checked_against_the_positions_above() {
+        // Black d3 d4 c5 against white a1 a7 g1 on a 7x7 board, black to move: a win
+        // whose defences reach some positions in more than one order.
+        let mut b = board(7, 7, Rule::Freestyle, "d4a1d3a7c5g1");
+        let report = solve(&mut b, &limits(200_000), &mut |_| {});
+        assert!(matches!(report.verdict, Verdict::Win(_)), "{report:?}");
+        let (proof, checked) = (report.proof.unwrap(), report.checked.unwrap());
+        let text = format::to_text(&proof);
+        let references = text.lines().filter(|l| l.trim() == "=").count() as u64;
+        assert!(references > 0, "{text}");
+        assert_eq!(checked.transpositions, references);
+        let rejected = |p: &ProofFile| check::check(p).map_err(|e| e.reason).unwrap_err();
+        // The first attacker answer of the file made `=`: nothing is proven above it.
+        let mut early = proof.clone();
+        let first = early.roots[0]
+            .children
+            .iter_mut()
+            .find(|r| matches!(r.children[0].mv, Move::At(_)))
+            .unwrap();
+        first.children[0] = format::Node::new(Move::ProvenAbove, Vec::new());
+        assert!(rejected(&early).contains("not proven above"));
+        // A `=` carries no moves below it, and never stands for a defender's move.
+        let mut with_moves = proof.clone();
+        let reference = find_reference(&mut with_moves.roots).unwrap();
+        reference.children = vec![format::Node::new(Move::Others, Vec::new())];
+        assert!(rejected(&with_moves).contains("moves listed below '='"));
+        let mut as_reply = proof.clone();
+        as_reply.roots[0].children[0].mv = Move::ProvenAbove;
+        assert!(rejected(&as_reply).contains("where a defender move belongs"));
+    }
+
+    /// The first `=` line of `nodes` in file order.
+    fn find_reference(nodes: &mut [format::Node]) -> Option<&mut format::Node> {
+        for node in nodes {
+            if node.mv == Move::ProvenAbove {
+                return Some(node);
+            }
+            if let Some(found) = find_reference(&mut node.children) {
+                return Some(found);
+            }
+        }
+        None
+    }
+
+    #[test]
     fn a_quiet_opening_is_not_claimed() {
         let mut b = board(15, 15, Rule::Renju, "h8i9");
         let mut reports = 0;

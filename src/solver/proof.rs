@@ -6,7 +6,10 @@
 //! there. A defender node lists every reply the search had to answer (see
 //! `expand::defender_replies`), each with its own subtree; replies that leave a five
 //! are not listed (the checker finds the five), and replies answered by a straight
-//! four share one `*` line where their sure win point is the same.
+//! four share one `*` line where their sure win point is the same. A position whose
+//! attacker line was written before is written again as `=` (a transposition): the
+//! defender's replies reach the same positions in many orders, and without it a tree
+//! repeats their subtrees many times over.
 
 use super::expand;
 use super::format::{Move, Node};
@@ -14,6 +17,7 @@ use super::pn::Search;
 use crate::board::Pos;
 use crate::params::solver::PROOF_THREAT_NODES;
 use crate::threat::threats;
+use std::collections::HashSet;
 use std::fmt;
 
 /// Why no proof tree came out.
@@ -48,6 +52,8 @@ pub struct Builder<'s, 'a> {
     /// Nodes of the threat-space search that re-proves a node the table has no proof
     /// of.
     threat_cap: u64,
+    /// The positions (board hashes) whose attacker lines are written.
+    written: HashSet<u64>,
 }
 
 impl<'s, 'a> Builder<'s, 'a> {
@@ -60,6 +66,7 @@ impl<'s, 'a> Builder<'s, 'a> {
             max_lines,
             depth: 0,
             threat_cap: threat_cap.max(PROOF_THREAT_NODES),
+            written: HashSet::new(),
         }
     }
 
@@ -72,9 +79,21 @@ impl<'s, 'a> Builder<'s, 'a> {
         }
     }
 
-    /// The attacker line of the position on the board (the attacker to move).
+    /// The attacker line of the position on the board (the attacker to move), or `=`
+    /// when it is written above.
     pub fn attacker_line(&mut self) -> Result<Node, BuildError> {
         self.count_line()?;
+        let key = self.search.board.hash();
+        if self.written.contains(&key) {
+            return Ok(Node::new(Move::ProvenAbove, Vec::new()));
+        }
+        let line = self.new_attacker_line()?;
+        self.written.insert(key);
+        Ok(line)
+    }
+
+    /// [`Self::attacker_line`] for a position not written yet.
+    fn new_attacker_line(&mut self) -> Result<Node, BuildError> {
         let attacker = self.search.attacker;
         let board = &mut *self.search.board;
         if let Some(p) = threats::five_point(board, attacker) {

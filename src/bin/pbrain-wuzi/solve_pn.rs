@@ -125,12 +125,13 @@ pub fn check_file(path: &str, out: &mut dyn Write) -> u8 {
             let _ = writeln!(
                 out,
                 "ok: {} wins ({} rule): {} attacker moves, {} defender nodes, {} replies \
-answered by a five, {} plies at most, {:.3} ms",
+answered by a five, {} transpositions, {} plies at most, {:.3} ms",
                 color_name(proof.attacker),
                 proof.rule,
                 r.attacker_moves,
                 r.defender_nodes,
                 r.implicit_replies,
+                r.transpositions,
                 r.max_plies,
                 start.elapsed().as_secs_f64() * 1000.0
             );
