@@ -223,31 +223,27 @@ impl Checker {
         }
         let fives = self.fives[self.attacker.index()].clone();
         let every_cell = self.board.rule() == Rule::Caro || fives.is_empty();
-        let mut cells: Vec<Pos> = if every_cell {
-            self.board.positions().collect()
-        } else {
+        // The listed replies first, in file order, so that a `=` line meets the positions
+        // proven above it; then the other cells that may need an answer.
+        let mut cells: Vec<Pos> = listed
+            .iter()
+            .filter_map(|(c, _)| self.board.pos(*c))
+            .collect();
+        if every_cell {
+            let others: Vec<Pos> = self
+                .board
+                .positions()
+                .filter(|p| !cells.contains(p))
+                .collect();
+            cells.extend(others);
+        } else if let [f] = fives[..] {
             // Outside caro a defender stone takes away only the five point it lands on
             // (a five is made of the attacker's stones alone): with two five points
             // every reply leaves one, with one only that point needs an answer.
-            let mut cells: Vec<Pos> = listed
-                .iter()
-                .filter_map(|(c, _)| self.board.pos(*c))
-                .collect();
-            if let [f] = fives[..] {
+            if !cells.contains(&f) {
                 cells.push(f);
             }
-            cells.sort();
-            cells.dedup();
-            cells
-        };
-        // File order, so that a `=` line meets the positions proven above it.
-        let board = &self.board;
-        cells.sort_by_key(|&p| {
-            listed
-                .iter()
-                .position(|(c, _)| board.pos(*c) == Some(p))
-                .unwrap_or(usize::MAX)
-        });
+        }
         let mut any_legal = false;
         for d in cells {
             if !self.board.is_empty(d) || !legal(&mut self.board, d, defender) {
