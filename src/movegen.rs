@@ -99,21 +99,6 @@ pub fn candidates(board: &Board, policy: &LearnedEval) -> MoveList {
     list
 }
 
-/// The cells where `color` makes a four (or five), scored like `candidates`, best first.
-pub fn four_moves(board: &Board, color: Color, policy: &LearnedEval) -> MoveList {
-    let mut list = MoveList::new();
-    // Four, open four, double four and five: the classes from Four up.
-    board.for_cells_making(color, Pattern::Four, |p, _| {
-        list.push(ScoredMove {
-            pos: p,
-            score: policy.move_score(board, p, color),
-        });
-        ControlFlow::Continue(())
-    });
-    sort_moves(&mut list);
-    list
-}
-
 /// Best first; ties by position, so the order is total and the search deterministic.
 fn better_first(a: &ScoredMove, b: &ScoredMove) -> std::cmp::Ordering {
     b.score.cmp(&a.score).then(a.pos.cmp(&b.pos))

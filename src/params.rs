@@ -55,11 +55,9 @@ pub mod search {
     /// Least depth at which a node that the opponent's VCF threatens tries each move
     /// against it (one VCF search per move); shallower nodes search as usual.
     pub const VCF_DEFENCE_MIN_DEPTH: i32 = 4;
-    /// Fours tried at a leaf, the best-scored first (half as many after the chain's
-    /// first): a VCF rarely needs more choices.
-    pub const MAX_QUIESCENCE_FOURS: usize = 8;
-    /// Longest four-chain the leaf search follows: bounds the leaf search's cost.
-    pub const MAX_QUIESCENCE_CHAIN: i32 = 10;
+    /// Node cap of the node VCF at a leaf whose side to move has a four point: most
+    /// four-chains end within a few nodes, and a leaf must stay cheap.
+    pub const QUIESCENCE_VCF_NODES: u64 = 200;
     /// Entries (a power of two) of the node VCF's table of exhausted positions: small
     /// enough to stay in cache, large enough to hold a search's failed four-chains.
     pub const VCF_TABLE_BITS: u32 = 14;

@@ -155,7 +155,7 @@ impl<'a> Worker<'a> {
         }
 
         if depth <= 0 && forced.is_none() {
-            return self.quiescence(alpha, beta, ply, depth);
+            return self.quiescence(beta, ply);
         }
 
         // Step 4: transposition table.
@@ -550,49 +550,25 @@ impl<'a> Worker<'a> {
         }
     }
 
-    /// The leaf search: stand pat on the static value, or play one of our fours. A four
-    /// leaves the opponent a single answer (step 2 of the child), which keeps the depth,
-    /// so this follows four-chains (VCF). `depth` ≤ 0 counts the fours played so far in
-    /// this chain (negated): the chain is bounded in length and narrows after its start.
-    fn quiescence(&mut self, mut alpha: Value, beta: Value, ply: usize, depth: i32) -> Value {
-        let chain = -depth;
+    /// The leaf search: the static value, unless the side to move wins by fours. With a
+    /// four point of its own it asks the node VCF (`QUIESCENCE_VCF_NODES`), and a
+    /// four-chain win ends the leaf with its proven value. The fours are not played as
+    /// moves of the search: each would be answered by a forced node, two evaluated nodes
+    /// a step, branching at every four; the VCF reads the same chains unevaluated.
+    fn quiescence(&mut self, beta: Value, ply: usize) -> Value {
         let stand_pat = self.limits.eval.evaluate(self.board);
-        if stand_pat >= beta || ply >= MAX_PLY - 2 || chain >= MAX_QUIESCENCE_CHAIN {
-            return stand_pat;
-        }
-        alpha = alpha.max(stand_pat);
         let us = self.board.side_to_move();
-        if self.board.pattern_count(us, Pattern::Four) == 0 {
+        if stand_pat >= beta || self.board.pattern_count(us, Pattern::Four) == 0 {
             return stand_pat;
         }
-        let mut fours =
-            movegen::four_moves(self.board, us, self.limits.eval.for_rule(self.board.rule()));
-        fours.truncate(if chain == 0 {
-            MAX_QUIESCENCE_FOURS
-        } else {
-            MAX_QUIESCENCE_FOURS / 2
-        });
-        self.retain_legal(&mut fours);
-        let mut best = stand_pat;
-        for m in fours.iter().map(|m| m.pos) {
-            self.board.make(m);
-            let v = -self.negamax(depth - 1, -beta, -alpha, ply + 1);
-            self.board.undo();
-            if self.aborted {
-                return 0;
+        match self.vcf.search(self.board, QUIESCENCE_VCF_NODES) {
+            VcfResult::Win(first, plies) => {
+                self.pv[ply + 1].clear();
+                self.update_pv(ply, first);
+                WIN - (ply as Value + plies as Value)
             }
-            if v > best {
-                best = v;
-                if v > alpha {
-                    alpha = v;
-                    self.update_pv(ply, m);
-                    if v >= beta {
-                        break;
-                    }
-                }
-            }
+            VcfResult::NoWin | VcfResult::Unknown => stand_pat,
         }
-        best
     }
 
     pub(super) fn update_pv(&mut self, ply: usize, m: Pos) {
@@ -848,6 +824,38 @@ mod tests {
         assert!(
             best != i13 || value < WIN_THRESHOLD,
             "{best} claimed as a win ({value})"
+        );
+    }
+
+    #[test]
+    fn a_leaf_whose_side_to_move_wins_by_fours_is_valued_as_won() {
+        // Black to move, no winning four yet: c2-e2 is blocked by white's b2, and f4 f5
+        // stand above f2. f2 (a four; white must take g2) then f3 (an open four f2-f5)
+        // wins by fours, and nothing else does.
+        let moves = "c2b2d2o15e2a15f4o8f5h15";
+        let mut b = position(Rule::Freestyle, moves);
+        let tt = TranspositionTable::new(1 << 20);
+        let limits = SearchLimits::depth(1);
+        let (stop, helper_nodes) = (AtomicBool::new(false), AtomicU64::new(0));
+        let mut w = Worker::new(&mut b, &tt, &limits, None, &stop, &helper_nodes);
+        let v = w.negamax(0, -INFINITE, INFINITE, 1);
+        assert!(v >= WIN_THRESHOLD, "{v}");
+        let first = w.pv[1]
+            .first()
+            .copied()
+            .expect("the leaf names its first four");
+        assert_eq!(b.coord(first), Coord::new(5, 1), "f2");
+        // The win is real: the independent verifier tries every defence.
+        let limits = threat::Limits {
+            level: threat::Level::Vcf,
+            max_nodes: 100_000,
+            max_depth: 30,
+            deadline: None,
+            stop: None,
+        };
+        assert_eq!(
+            threat::verify::verify_win(&mut b, Color::Black, first, &limits, 100_000),
+            Ok(())
         );
     }
 

@@ -5,10 +5,11 @@
 //! proof trees and sequences; this one only says yes (and with which first move) or no,
 //! allocates nothing, reads four points from the board's pattern state and remembers the
 //! positions it has exhausted in a small table of its own, so the node search can ask it
-//! at every node. An attacker node tries its fours best first (a four that wins outright
-//! ends the node at once); a defender node tries every cell that stops the five the four
-//! threatens (at caro also the cells that block its far end), and a defender that has
-//! a five point of its own wins first.
+//! at every leaf with a four point (and, with `search.interior_vcf`, at every node). An
+//! attacker node tries its fours best first (a four that wins outright ends the node at
+//! once); a defender node tries every cell that stops the five the four threatens (at
+//! caro also the cells that block its far end), and a defender that has a five point of
+//! its own wins first.
 
 use crate::board::{Board, Pos};
 use crate::movegen::{self, Threat};
