@@ -272,7 +272,7 @@ impl<'a> Worker<'a> {
             return ControlFlow::Continue(None);
         }
         if let VcfResult::Win(_, plies) = self.vcf.search(self.board, INTERIOR_VCF_NODES) {
-            return ControlFlow::Break(WIN - (ply as Value + plies as Value));
+            return ControlFlow::Break(vcf_win_value(ply, plies));
         }
         let them = self.board.side_to_move().opponent();
         if depth < VCF_DEFENCE_MIN_DEPTH || self.board.pattern_count(them, Pattern::Four) == 0 {
@@ -563,9 +563,9 @@ impl<'a> Worker<'a> {
         }
         match self.vcf.search(self.board, QUIESCENCE_VCF_NODES) {
             VcfResult::Win(first, plies) => {
-                self.pv[ply + 1].clear();
-                self.update_pv(ply, first);
-                WIN - (ply as Value + plies as Value)
+                self.pv[ply].clear();
+                self.pv[ply].push(first);
+                vcf_win_value(ply, plies)
             }
             VcfResult::NoWin | VcfResult::Unknown => stand_pat,
         }
@@ -759,6 +759,11 @@ pub(super) fn caro_blocking_cells(board: &Board, f: Pos, attacker: Color) -> Vec
         }
     }
     out
+}
+
+/// The value at `ply` of a four-chain win the node VCF finds in `plies` plies.
+fn vcf_win_value(ply: usize, plies: u32) -> Value {
+    WIN - (ply as Value + plies as Value)
 }
 
 /// Wins and losses are stored relative to the node, not the root, so a stored mate
