@@ -563,7 +563,7 @@ impl<'a> Worker<'a> {
         }
         match self.vcf.search(self.board, QUIESCENCE_VCF_NODES) {
             VcfResult::Win(first, plies) => {
-                self.pv[ply].clear();
+                // `negamax` cleared this ply's line on entry.
                 self.pv[ply].push(first);
                 vcf_win_value(ply, plies)
             }
@@ -852,11 +852,8 @@ mod tests {
         assert_eq!(b.coord(first), Coord::new(5, 1), "f2");
         // The win is real: the independent verifier tries every defence.
         let limits = threat::Limits {
-            level: threat::Level::Vcf,
             max_nodes: 100_000,
-            max_depth: 30,
-            deadline: None,
-            stop: None,
+            ..threat::Limits::vcf()
         };
         assert_eq!(
             threat::verify::verify_win(&mut b, Color::Black, first, &limits, 100_000),
