@@ -117,6 +117,9 @@ pub mod plan {
     /// A slice between iterations, for the opponent's win after a best move chosen in a
     /// panic: half the optimum, since a panicked best move is the likeliest to lose.
     pub const REFUTATION_SLICE_OF_OPTIMUM: u64 = 2;
+    /// Iterations resumed after the check (`time.resume_after_check`) end this share of
+    /// the optimum before the hard limit: the rest is for the check of a new choice.
+    pub const RESUMED_CHOICE_CHECK_OF_OPTIMUM: u64 = 8;
     /// The bench's nominal move in threat-search nodes: without a clock its slices are
     /// shares of it, enough for the quick wins and refutations and cheap beside the
     /// bench's fixed-depth search.

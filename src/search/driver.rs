@@ -56,18 +56,59 @@ impl Worker<'_> {
         if let Some(tm) = self.time.as_mut() {
             tm.iterations_start_now();
         }
-        self.deepen(tactics, &mut root_moves, &mut best, report);
+        self.deepen(1, tactics, &mut root_moves, &mut best, report);
         if self.limits.options.threat_check {
             tactics.check_threats(self, &mut root_moves, &mut best, report);
+            self.deepen_after_check(tactics, &mut root_moves, &mut best, report);
         }
         best.nodes = self.all_nodes();
         best
     }
 
-    /// Iterative deepening over `root_moves` until the time manager (or a limit) stops it;
-    /// `best` is updated after every completed iteration.
+    /// Step 8, on a move whose turn limit binds (time it leaves unused is lost): the time
+    /// the check left goes back to the iterations, from one ply deeper than the last
+    /// completed (the table holds the shallower ones), when the time manager predicts
+    /// that the first root move of that iteration ends in time. A new choice is checked
+    /// for the opponent's win in the rest of the move, and the move the check passed is
+    /// played instead when it loses.
+    fn deepen_after_check(
+        &mut self,
+        tactics: &mut RootTactics,
+        root_moves: &mut MoveList,
+        best: &mut Outcome,
+        report: &mut dyn FnMut(&SearchEvent),
+    ) {
+        if self.aborted
+            || self.stopped_by_request_or_nodes()
+            || best.best == Pos::NONE
+            || eval::is_decisive(best.value)
+        {
+            return;
+        }
+        let Some(tm) = self.time.as_mut() else {
+            return;
+        };
+        if !tm.resume_iterations_after_check() {
+            return;
+        }
+        report(&SearchEvent::Note(format!(
+            "the check left the choice standing; iterations resumed at {} ms",
+            tm.elapsed_ms()
+        )));
+        let checked = *best;
+        self.deepen(best.depth + 1, tactics, root_moves, best, report);
+        if best.best != checked.best
+            && tactics.refuted_after_resumed_iterations(self, best.best, report)
+        {
+            *best = checked;
+        }
+    }
+
+    /// Iterative deepening over `root_moves` from depth `first` until the time manager
+    /// (or a limit) stops it; `best` is updated after every completed iteration.
     pub(super) fn deepen(
         &mut self,
+        first: i32,
         tactics: &mut RootTactics,
         root_moves: &mut MoveList,
         best: &mut Outcome,
@@ -75,7 +116,7 @@ impl Worker<'_> {
     ) {
         self.cut = false;
         let max_depth = self.limits.max_depth.max(1);
-        for iteration in 1..=max_depth {
+        for iteration in first.max(1)..=max_depth {
             let depth = (iteration + self.helper_depth_offset.unwrap_or(0)).min(max_depth);
             self.seldepth = 0;
             self.depth = depth;

@@ -17,7 +17,9 @@
 //! (`check_threats`): a quick look for our own forced win first, and after them our win
 //! again and the opponent's win against the move chosen (which, if found, drops that
 //! move and searches the defences again). Each look gets a slice of the move plan: of
-//! the move's time under a time manager, of a nominal move's nodes without one.
+//! the move's time under a time manager, of a nominal move's nodes without one. On a
+//! move whose turn limit binds, the time the check leaves goes back to the iterations,
+//! one ply deeper, and a new choice of theirs is checked the same way in the rest.
 //!
 //! Files, one capability each:
 //! - this one: the public API (options, limits, events, the state kept across moves);

@@ -163,6 +163,25 @@ impl RootTactics {
         true
     }
 
+    /// Whether the new choice `m` of the iterations resumed after the check loses to a
+    /// forced win of the opponent, searched until the hard limit.
+    pub(super) fn refuted_after_resumed_iterations(
+        &mut self,
+        w: &mut Worker<'_>,
+        m: Pos,
+        report: &mut dyn FnMut(&SearchEvent),
+    ) -> bool {
+        let Some(win) = self.refutation(w, m, Slice::ResumedChoiceCheck) else {
+            return false;
+        };
+        report(&SearchEvent::Note(format!(
+            "after the resumed iterations: {} loses to a forced win: {}",
+            w.board.coord(m),
+            line_text(w.board, &win.main_line())
+        )));
+        true
+    }
+
     /// Whether the search for our own win at the root (`threat_memo`) was cut where it
     /// may still succeed, and the check after the iterations gets a slice to resume it:
     /// in its first phase, or with threes to make fours from, and only under freestyle
@@ -294,7 +313,7 @@ impl RootTactics {
             if let Some(tm) = w.time.as_mut() {
                 tm.restart_iterations_for_recheck();
             }
-            w.deepen(self, root_moves, best, report);
+            w.deepen(1, self, root_moves, best, report);
             if w.stopped_by_request_or_nodes() || eval::is_decisive(best.value) {
                 return;
             }

@@ -76,6 +76,10 @@ pub struct TimeParams {
     /// The first root move's predicted share of a whole iteration (PVS searches it with
     /// the full window; the others mostly with null windows).
     pub first_move_share: f64,
+    /// When the turn limit, not the match clock, sets the optimum, the time the check
+    /// after the iterations leaves goes back to the iterations, one ply deeper, until a
+    /// reserve before the hard limit for the check of a new choice.
+    pub resume_after_check: bool,
 }
 
 impl Default for TimeParams {
@@ -102,6 +106,7 @@ impl Default for TimeParams {
             spend_whole_turn: false,
             spend_turn_when_unsettled: true,
             first_move_share: 0.5,
+            resume_after_check: true,
         }
     }
 }
@@ -142,6 +147,7 @@ impl TimeParams {
                 d.spend_turn_when_unsettled,
             ),
             first_move_share: read!(get_f64_in, first_move_share, 0.05..=1.0),
+            resume_after_check: config.get_bool("time.resume_after_check", d.resume_after_check),
         };
         if p.min_branching > p.max_branching {
             config.add_warning(format!(

@@ -229,6 +229,9 @@ pub struct TimeManager<C: Clock = SystemClock> {
     /// The threat-space search refuted the best move: the search goes on up to the hard
     /// limit to find the move that holds.
     refuted: bool,
+    /// The iterations were resumed after the check (see
+    /// [`Self::resume_iterations_after_check`]): they run to their deadline.
+    resumed: bool,
 }
 
 /// The fail-low that started a panic, and when.
@@ -256,6 +259,7 @@ impl<C: Clock> TimeManager<C> {
             all_moves_fell: false,
             panic: None,
             refuted: false,
+            resumed: false,
         };
         manager.last_iteration_end_ms = manager.elapsed_ms();
         manager.retarget();
@@ -361,12 +365,16 @@ impl<C: Clock> TimeManager<C> {
         let unsettled = self.params.spend_turn_when_unsettled
             && self.budget.turn_bound
             && self.best_move_just_changed();
-        if self.spends_whole_turn() || unsettled {
+        if self.spends_whole_turn() || unsettled || self.resumed {
             // Enough if the first root move ends in time; the deadline cuts the rest.
             predicted = scale_ms(predicted, self.params.first_move_share);
         }
         let predicted_end = now.saturating_add(predicted);
-        let planned_limit = scale_ms(self.target_ms, self.params.iteration_overrun);
+        let planned_limit = if self.resumed {
+            self.target_ms
+        } else {
+            scale_ms(self.target_ms, self.params.iteration_overrun)
+        };
         if predicted_end > self.budget.hard_ms || predicted_end > planned_limit {
             return Decision::Stop(StopReason::NextIterationTooLong);
         }
@@ -529,11 +537,16 @@ impl<C: Clock> TimeManager<C> {
         }
         self.target_ms = if self.refuted {
             self.budget.hard_ms
+        } else if self.resumed {
+            self.hard_deadline_ms.saturating_sub(self.started_at_ms)
         } else {
             scale_ms(self.budget.optimum_ms, scale).min(self.budget.hard_ms)
         };
-        let iteration_limit =
-            scale_ms(self.target_ms, p.iteration_overrun).min(self.budget.hard_ms);
+        let iteration_limit = if self.resumed {
+            self.target_ms
+        } else {
+            scale_ms(self.target_ms, p.iteration_overrun).min(self.budget.hard_ms)
+        };
         self.iteration_deadline_ms = self.started_at_ms.saturating_add(iteration_limit);
     }
 

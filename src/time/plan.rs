@@ -50,6 +50,9 @@ pub enum Slice {
     /// A later search for the opponent's win, after a new choice among the defences:
     /// half of what is left of the move.
     LaterRefutationCheck,
+    /// The search for the opponent's win after a new choice of the iterations resumed
+    /// after the check: up to the hard limit.
+    ResumedChoiceCheck,
 }
 
 /// The limits of one slice: when its search must stop, and how many nodes it may take.
@@ -71,7 +74,8 @@ impl Slice {
             Slice::RootWin | Slice::RootDefences => return ROOT_THREAT_NODES,
             Slice::BetweenIterations
             | Slice::FirstRefutationCheck
-            | Slice::LaterRefutationCheck => REFUTATION_THREAT_NODES,
+            | Slice::LaterRefutationCheck
+            | Slice::ResumedChoiceCheck => REFUTATION_THREAT_NODES,
             Slice::QuickWinLook { .. }
             | Slice::LongerWinLook { .. }
             | Slice::OwnWinCheck
@@ -99,7 +103,8 @@ impl SliceLimits {
             Slice::OwnWinCheck
             | Slice::FirstRefutationCheck
             | Slice::Defences
-            | Slice::LaterRefutationCheck => move_nodes? / CHECK_SLICE_OF_OPTIMUM,
+            | Slice::LaterRefutationCheck
+            | Slice::ResumedChoiceCheck => move_nodes? / CHECK_SLICE_OF_OPTIMUM,
         };
         Some(SliceLimits {
             deadline: None,
@@ -147,6 +152,7 @@ impl<C: Clock> TimeManager<C> {
             }
             Slice::Defences => now + left / 3,
             Slice::LaterRefutationCheck => now + left / 2,
+            Slice::ResumedChoiceCheck => hard,
         }
     }
 
@@ -172,6 +178,39 @@ impl<C: Clock> TimeManager<C> {
         self.elapsed_ms() < self.budget.hard_ms
     }
 
+    /// After a check that left the choice standing (no refutation), on a move whose turn limit binds
+    /// (`time.resume_after_check`): the iterations go on, timed from now, until a reserve
+    /// before the hard limit for the check of a new choice (see
+    /// [`Slice::ResumedChoiceCheck`]), while the next one's first root move is predicted to
+    /// end by then. Returns whether they go on.
+    pub fn resume_iterations_after_check(&mut self) -> bool {
+        // After a refutation the time went to the defences and their own checks.
+        if !self.params.resume_after_check || !self.budget.turn_bound || self.refuted {
+            return false;
+        }
+        let Some(last) = self.iterations.last() else {
+            return false;
+        };
+        let now = self.elapsed_ms();
+        let end = self
+            .budget
+            .hard_ms
+            .saturating_sub(self.budget.optimum_ms / RESUMED_CHOICE_CHECK_OF_OPTIMUM);
+        let first_move =
+            last.duration_ms as f64 * self.branching_factor() * self.params.first_move_share;
+        if now as f64 + first_move > end as f64 {
+            return false;
+        }
+        self.resumed = true;
+        self.panic = None;
+        self.best_move_changed_in_panic = false;
+        self.all_moves_fell = false;
+        self.last_iteration_end_ms = now;
+        self.stop_iterations_at(end);
+        self.retarget();
+        true
+    }
+
     /// The search starts again among the defences after a refutation (see
     /// [`Self::restart_iterations`]), leaving a share of what is left of the move for the
     /// check of its own choice.
@@ -184,8 +223,9 @@ impl<C: Clock> TimeManager<C> {
 
 #[cfg(test)]
 mod tests {
-    use super::super::{Budget, ManualClock, TimeParams};
+    use super::super::{Budget, Decision, IterationReport, ManualClock, TimeParams};
     use super::*;
+    use crate::types::Coord;
 
     /// At 1 s per move (optimum 819 ms, hard limit 910 ms), `ms` into the move.
     fn one_second_move(clock: &ManualClock, ms: u64) -> TimeManager<&ManualClock> {
@@ -216,6 +256,7 @@ mod tests {
         assert_eq!(end(Slice::FirstRefutationCheck), 910 - 819 / 8);
         assert_eq!(end(Slice::Defences), 100 + (910 - 100) / 3);
         assert_eq!(end(Slice::LaterRefutationCheck), 100 + (910 - 100) / 2);
+        assert_eq!(end(Slice::ResumedChoiceCheck), 910);
         // Late in the move: the least slice, and never past the hard limit.
         let tm = one_second_move(&clock, 800);
         assert_eq!(tm.slice_end_ms(Slice::OwnWinCheck, 800), 910);
@@ -275,5 +316,106 @@ mod tests {
         assert!(!tm.hard_limit_reached());
         clock.set(910 - 204);
         assert!(tm.hard_limit_reached());
+    }
+
+    /// A 1 s move whose iterations ran 2, 6, 18 and 54 ms (growth 3) and ended at
+    /// `end_ms`, with a stable best move; the clock then at `now_ms` (the check ran
+    /// in between).
+    fn after_four_iterations(
+        clock: &ManualClock,
+        end_ms: u64,
+        now_ms: u64,
+    ) -> TimeManager<&ManualClock> {
+        let mut tm = one_second_move(clock, 0);
+        let mut at = end_ms - 80;
+        clock.set(at);
+        tm.iterations_start_now();
+        for (depth, ms) in [(1, 2), (2, 6), (3, 18), (4, 54)] {
+            at += ms;
+            clock.set(at);
+            tm.after_iteration(IterationReport {
+                depth,
+                best_move: Coord::new(7, 7),
+                score: 0,
+                proven: false,
+            });
+        }
+        clock.set(now_ms);
+        tm
+    }
+
+    #[test]
+    fn the_time_the_check_leaves_goes_back_to_the_iterations() {
+        let clock = ManualClock::new(0);
+        // The next iteration's first root move: 54 ms x 3 x 0.5 = 81 ms, which ends
+        // before the reserve for the check of a new choice (910 - 819/8 = 808 ms).
+        let mut tm = after_four_iterations(&clock, 300, 500);
+        assert!(tm.resume_iterations_after_check());
+        clock.set(807);
+        assert!(!tm.hard_limit_reached() && !tm.soft_limit_reached());
+        clock.set(808);
+        assert!(tm.hard_limit_reached());
+        // The resumed iterations go on while the next first root move ends in time:
+        // depth 5 took 150 ms (growth about 2.9), so depth 6's first move takes about
+        // 217 ms: from 650 ms it does not end by 808, from 550 it does.
+        let report = IterationReport {
+            depth: 5,
+            best_move: Coord::new(7, 7),
+            score: 0,
+            proven: false,
+        };
+        clock.set(650);
+        assert_ne!(tm.after_iteration(report), Decision::Continue);
+        let mut tm = after_four_iterations(&clock, 300, 400);
+        assert!(tm.resume_iterations_after_check());
+        clock.set(550);
+        assert_eq!(tm.after_iteration(report), Decision::Continue);
+    }
+
+    #[test]
+    fn the_iterations_resume_only_when_the_turn_is_lost_unused_and_fits() {
+        let clock = ManualClock::new(0);
+        // Too late: 81 ms from 730 ms ends past 808.
+        let mut tm = after_four_iterations(&clock, 300, 730);
+        assert!(!tm.resume_iterations_after_check());
+        // A refutation gave the rest of the move to the defences.
+        let mut tm = after_four_iterations(&clock, 300, 400);
+        tm.on_best_move_refuted();
+        assert!(!tm.resume_iterations_after_check());
+        // The match clock binds: time saved is time for later moves.
+        let budget = Budget {
+            optimum_ms: 819,
+            hard_ms: 910,
+            turn_bound: false,
+        };
+        let mut tm = TimeManager::start(&clock, 0, budget, TimeParams::default());
+        clock.set(100);
+        tm.after_iteration(IterationReport {
+            depth: 1,
+            best_move: Coord::new(7, 7),
+            score: 0,
+            proven: false,
+        });
+        assert!(!tm.resume_iterations_after_check());
+        // Off in the configuration.
+        let params = TimeParams {
+            resume_after_check: false,
+            ..TimeParams::default()
+        };
+        let budget = Budget {
+            turn_bound: true,
+            ..budget
+        };
+        let mut tm = TimeManager::start(&clock, 0, budget, params);
+        tm.after_iteration(IterationReport {
+            depth: 1,
+            best_move: Coord::new(7, 7),
+            score: 0,
+            proven: false,
+        });
+        assert!(!tm.resume_iterations_after_check());
+        // No iteration yet: nothing to predict from.
+        let mut tm = one_second_move(&clock, 100);
+        assert!(!tm.resume_iterations_after_check());
     }
 }
