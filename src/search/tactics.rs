@@ -152,15 +152,13 @@ impl RootTactics {
             return false;
         }
         self.unchecked_panic_choice = Pos::NONE;
-        let Some(win) = self.refutation(w, m, Slice::BetweenIterations) else {
-            return false;
-        };
-        report(&SearchEvent::Note(format!(
-            "between iterations: {} loses to a forced win: {}",
-            w.board.coord(m),
-            line_text(w.board, &win.main_line())
-        )));
-        true
+        self.refuted_within(
+            w,
+            m,
+            Slice::BetweenIterations,
+            "between iterations: ",
+            report,
+        )
     }
 
     /// Whether the new choice `m` of the iterations resumed after the check loses to a
@@ -171,11 +169,25 @@ impl RootTactics {
         m: Pos,
         report: &mut dyn FnMut(&SearchEvent),
     ) -> bool {
-        let Some(win) = self.refutation(w, m, Slice::ResumedChoiceCheck) else {
+        let context = "after the resumed iterations: ";
+        self.refuted_within(w, m, Slice::ResumedChoiceCheck, context, report)
+    }
+
+    /// Whether our move `m` loses to a forced win of the opponent searched within
+    /// `slice` (see [`Self::refutation`]); a win found is reported, after `context`.
+    fn refuted_within(
+        &mut self,
+        w: &mut Worker<'_>,
+        m: Pos,
+        slice: Slice,
+        context: &str,
+        report: &mut dyn FnMut(&SearchEvent),
+    ) -> bool {
+        let Some(win) = self.refutation(w, m, slice) else {
             return false;
         };
         report(&SearchEvent::Note(format!(
-            "after the resumed iterations: {} loses to a forced win: {}",
+            "{context}{} loses to a forced win: {}",
             w.board.coord(m),
             line_text(w.board, &win.main_line())
         )));
@@ -281,14 +293,9 @@ impl RootTactics {
         let original = *best;
         loop {
             let m = best.best;
-            let Some(win) = self.refutation(w, m, slice) else {
+            if !self.refuted_within(w, m, slice, "", report) {
                 return;
-            };
-            report(&SearchEvent::Note(format!(
-                "{} loses to a forced win: {}",
-                w.board.coord(m),
-                line_text(w.board, &win.main_line())
-            )));
+            }
             if !narrowed {
                 narrowed = true;
                 narrow_to_defences(w, root_moves, m);

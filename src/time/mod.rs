@@ -18,7 +18,9 @@
 //!    when that is settled: [`TimeManager::on_resolved`];
 //! 5. for each threat-space search around the iterations: [`TimeManager::slice`] — its
 //!    deadline and node cap; after a refutation of the best move,
-//!    [`TimeManager::on_best_move_refuted`] and [`TimeManager::restart_iterations_for_recheck`].
+//!    [`TimeManager::on_best_move_refuted`] and [`TimeManager::restart_iterations_for_recheck`];
+//! 6. after a check that left the choice standing:
+//!    [`TimeManager::resume_iterations_after_check`] — whether the iterations go on.
 //!
 //! The search must always complete depth 1 (it needs a move to play), whatever the budget:
 //! with `timeout_turn = 0` both budgets are zero and the engine plays after depth 1.

@@ -178,11 +178,11 @@ impl<C: Clock> TimeManager<C> {
         self.elapsed_ms() < self.budget.hard_ms
     }
 
-    /// After a check that left the choice standing (no refutation), on a move whose turn limit binds
-    /// (`time.resume_after_check`): the iterations go on, timed from now, until a reserve
-    /// before the hard limit for the check of a new choice (see
-    /// [`Slice::ResumedChoiceCheck`]), while the next one's first root move is predicted to
-    /// end by then. Returns whether they go on.
+    /// After a check that left the choice standing (no refutation), on a move whose turn
+    /// limit binds (`time.resume_after_check`): the iterations go on, timed from now,
+    /// until a reserve before the hard limit for the check of a new choice (see
+    /// [`Slice::ResumedChoiceCheck`]), while the next one's first root move is predicted
+    /// to end by then. Returns whether they go on.
     pub fn resume_iterations_after_check(&mut self) -> bool {
         // After a refutation the time went to the defences and their own checks.
         if !self.params.resume_after_check || !self.budget.turn_bound || self.refuted {
@@ -318,6 +318,16 @@ mod tests {
         assert!(tm.hard_limit_reached());
     }
 
+    /// The report of an iteration at `depth` that kept the best move at h8.
+    fn kept_best_move(depth: u32) -> IterationReport {
+        IterationReport {
+            depth,
+            best_move: Coord::new(7, 7),
+            score: 0,
+            proven: false,
+        }
+    }
+
     /// A 1 s move whose iterations ran 2, 6, 18 and 54 ms (growth 3) and ended at
     /// `end_ms`, with a stable best move; the clock then at `now_ms` (the check ran
     /// in between).
@@ -333,12 +343,7 @@ mod tests {
         for (depth, ms) in [(1, 2), (2, 6), (3, 18), (4, 54)] {
             at += ms;
             clock.set(at);
-            tm.after_iteration(IterationReport {
-                depth,
-                best_move: Coord::new(7, 7),
-                score: 0,
-                proven: false,
-            });
+            tm.after_iteration(kept_best_move(depth));
         }
         clock.set(now_ms);
         tm
@@ -358,12 +363,7 @@ mod tests {
         // The resumed iterations go on while the next first root move ends in time:
         // depth 5 took 150 ms (growth about 2.9), so depth 6's first move takes about
         // 217 ms: from 650 ms it does not end by 808, from 550 it does.
-        let report = IterationReport {
-            depth: 5,
-            best_move: Coord::new(7, 7),
-            score: 0,
-            proven: false,
-        };
+        let report = kept_best_move(5);
         clock.set(650);
         assert_ne!(tm.after_iteration(report), Decision::Continue);
         let mut tm = after_four_iterations(&clock, 300, 400);
@@ -390,12 +390,7 @@ mod tests {
         };
         let mut tm = TimeManager::start(&clock, 0, budget, TimeParams::default());
         clock.set(100);
-        tm.after_iteration(IterationReport {
-            depth: 1,
-            best_move: Coord::new(7, 7),
-            score: 0,
-            proven: false,
-        });
+        tm.after_iteration(kept_best_move(1));
         assert!(!tm.resume_iterations_after_check());
         // Off in the configuration.
         let params = TimeParams {
@@ -407,12 +402,7 @@ mod tests {
             ..budget
         };
         let mut tm = TimeManager::start(&clock, 0, budget, params);
-        tm.after_iteration(IterationReport {
-            depth: 1,
-            best_move: Coord::new(7, 7),
-            score: 0,
-            proven: false,
-        });
+        tm.after_iteration(kept_best_move(1));
         assert!(!tm.resume_iterations_after_check());
         // No iteration yet: nothing to predict from.
         let mut tm = one_second_move(&clock, 100);
