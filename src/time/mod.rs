@@ -363,21 +363,13 @@ impl<C: Clock> TimeManager<C> {
             };
             return Decision::Stop(reason);
         }
-        let mut predicted = scale_ms(duration_ms, self.branching_factor());
         let unsettled = self.params.spend_turn_when_unsettled
             && self.budget.turn_bound
             && self.best_move_just_changed();
-        if self.spends_whole_turn() || unsettled || self.resumed {
-            // Enough if the first root move ends in time; the deadline cuts the rest.
-            predicted = scale_ms(predicted, self.params.first_move_share);
-        }
+        let first_move_only = self.spends_whole_turn() || unsettled || self.resumed;
+        let predicted = self.next_iteration_ms(duration_ms, first_move_only);
         let predicted_end = now.saturating_add(predicted);
-        let planned_limit = if self.resumed {
-            self.target_ms
-        } else {
-            scale_ms(self.target_ms, self.params.iteration_overrun)
-        };
-        if predicted_end > self.budget.hard_ms || predicted_end > planned_limit {
+        if predicted_end > self.budget.hard_ms || predicted_end > self.iteration_limit_ms() {
             return Decision::Stop(StopReason::NextIterationTooLong);
         }
         Decision::Continue
@@ -446,12 +438,39 @@ impl<C: Clock> TimeManager<C> {
     /// [`Self::release_hard_limit`]).
     pub fn restart_iterations(&mut self, end_ms: u64) {
         self.iterations.clear();
+        self.iterate_from_now_until(end_ms);
+    }
+
+    /// Iterations start now (after other searches) and end by `end_ms` after the move's
+    /// start: no panic carries over, and the first one is timed from now.
+    fn iterate_from_now_until(&mut self, end_ms: u64) {
         self.panic = None;
         self.best_move_changed_in_panic = false;
         self.all_moves_fell = false;
         self.last_iteration_end_ms = self.elapsed_ms();
-        self.retarget();
         self.stop_iterations_at(end_ms);
+        self.retarget();
+    }
+
+    /// How long the iteration after one of `last_ms` is predicted to take, or its first
+    /// root move alone when `first_move_only` (enough where the deadline cuts the rest).
+    fn next_iteration_ms(&self, last_ms: u64, first_move_only: bool) -> u64 {
+        let whole = scale_ms(last_ms, self.branching_factor());
+        if first_move_only {
+            scale_ms(whole, self.params.first_move_share)
+        } else {
+            whole
+        }
+    }
+
+    /// How long after the move's start the current iteration may run: the target with
+    /// its overrun, or the deadline itself for iterations resumed after the check.
+    fn iteration_limit_ms(&self) -> u64 {
+        if self.resumed {
+            self.target_ms
+        } else {
+            scale_ms(self.target_ms, self.params.iteration_overrun).min(self.budget.hard_ms)
+        }
     }
 
     /// The iterations start now: work done before them (the threat search's look for a
@@ -544,12 +563,7 @@ impl<C: Clock> TimeManager<C> {
         } else {
             scale_ms(self.budget.optimum_ms, scale).min(self.budget.hard_ms)
         };
-        let iteration_limit = if self.resumed {
-            self.target_ms
-        } else {
-            scale_ms(self.target_ms, p.iteration_overrun).min(self.budget.hard_ms)
-        };
-        self.iteration_deadline_ms = self.started_at_ms.saturating_add(iteration_limit);
+        self.iteration_deadline_ms = self.started_at_ms.saturating_add(self.iteration_limit_ms());
     }
 
     /// One line for a `MESSAGE` (no line breaks): the budgets, or the panic and its budget.

@@ -196,18 +196,11 @@ impl<C: Clock> TimeManager<C> {
             .budget
             .hard_ms
             .saturating_sub(self.budget.optimum_ms / RESUMED_CHOICE_CHECK_OF_OPTIMUM);
-        let first_move =
-            last.duration_ms as f64 * self.branching_factor() * self.params.first_move_share;
-        if now as f64 + first_move > end as f64 {
+        if now.saturating_add(self.next_iteration_ms(last.duration_ms, true)) > end {
             return false;
         }
         self.resumed = true;
-        self.panic = None;
-        self.best_move_changed_in_panic = false;
-        self.all_moves_fell = false;
-        self.last_iteration_end_ms = now;
-        self.stop_iterations_at(end);
-        self.retarget();
+        self.iterate_from_now_until(end);
         true
     }
 
