@@ -369,7 +369,7 @@ impl<C: Clock> TimeManager<C> {
         let first_move_only = self.spends_whole_turn() || unsettled || self.resumed;
         let predicted = self.next_iteration_ms(duration_ms, first_move_only);
         let predicted_end = now.saturating_add(predicted);
-        if predicted_end > self.budget.hard_ms || predicted_end > self.iteration_limit_ms() {
+        if predicted_end > self.iteration_limit_ms() {
             return Decision::Stop(StopReason::NextIterationTooLong);
         }
         Decision::Continue
@@ -463,8 +463,9 @@ impl<C: Clock> TimeManager<C> {
         }
     }
 
-    /// How long after the move's start the current iteration may run: the target with
-    /// its overrun, or the deadline itself for iterations resumed after the check.
+    /// How long after the move's start the current iteration may run, never past the
+    /// hard limit: the target with its overrun, or the deadline itself for iterations
+    /// resumed after the check.
     fn iteration_limit_ms(&self) -> u64 {
         if self.resumed {
             self.target_ms
